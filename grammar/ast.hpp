@@ -1,0 +1,117 @@
+#pragma once
+// The abstract syntax tree. Every node carries the span it was parsed from;
+// the tree is plain data, printed back by `printer.hpp` and evaluated by the
+// interpreter.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "source.hpp"
+
+namespace napkin::ast {
+
+// One symbol of a unit expression with its signed exponent: `TB/s` is
+// {TB, 1}, {s, -1}.
+struct UnitTerm {
+  std::string symbol;
+  int power = 1;
+  Span span;
+};
+
+struct UnitExpr {
+  std::vector<UnitTerm> terms;
+  std::string text;  // as written, e.g. "TB/s"
+  Span span;
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct FieldDecl;
+
+enum class ExprKind {
+  Number,   // number, unit?, text
+  String,   // text
+  Bool,     // boolean
+  List,     // items
+  Name,     // text
+  Member,   // items[0] . text
+  Call,     // items[0] ( items[1..] ), arg_names parallel to items[1..]
+  Negate,   // - items[0]
+  Not,      // not items[0]
+  Binary,   // items[0] op items[1]
+  If,       // if items[0] then items[1] else items[2]
+  Convert,  // items[0] -> unit
+  With,     // items[0] with { fields }
+};
+
+enum class BinOp { Add, Sub, Mul, Div, Pow, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
+
+const char* op_text(BinOp op);
+int precedence(BinOp op);  // higher binds tighter
+
+struct Expr {
+  ExprKind kind;
+  Span span;
+  double number = 0;
+  bool boolean = false;
+  bool percent = false;
+  std::string text;  // name, member name, string value, or a number as written
+  BinOp op = BinOp::Add;
+  std::optional<UnitExpr> unit;
+  std::vector<ExprPtr> items;
+  std::vector<std::string> arg_names;  // "" for positional arguments
+  std::vector<FieldDecl> fields;       // With
+
+  Expr(ExprKind k, Span s) : kind(k), span(s) {}
+};
+
+enum class TypeKind { None, Count, Bool, String, Record, List, Fn, Any, Unit };
+
+struct TypeExpr {
+  TypeKind kind = TypeKind::None;
+  UnitExpr unit;  // for TypeKind::Unit
+  std::string text;
+  Span span;
+};
+
+struct FieldDecl {
+  std::string name;
+  Span name_span;
+  TypeExpr type;  // TypeKind::None when the field has no declared type
+  ExprPtr value;  // null for a required input
+  Span span;      // the whole declaration
+};
+
+struct Param {
+  std::string name;
+  Span span;
+  ExprPtr default_value;
+};
+
+enum class StmtKind { Import, Let, Fn, Unit, Record, Check };
+
+struct Stmt {
+  StmtKind kind;
+  Span span;
+  std::string name;  // let/fn/unit/record name, import path
+  Span name_span;
+  std::string record_kind;  // model, hardware, scenario, record; "let" or "" for lets
+  ExprPtr value;            // let value, fn body, unit definition, record alias, check expr
+  ExprPtr base;             // record `extends` base
+  std::vector<FieldDecl> fields;
+  std::vector<Param> params;
+  // check A ≈ B within T
+  ExprPtr expected;
+  ExprPtr tolerance;
+  bool approx = false;
+
+  Stmt(StmtKind k, Span s) : kind(k), span(s) {}
+};
+
+struct Module {
+  std::vector<Stmt> statements;
+};
+
+}  // namespace napkin::ast

@@ -1,0 +1,59 @@
+#pragma once
+// Diagnostics are data: a code, a message, labelled spans and help. They are
+// rendered separately (`render`), so tests compare exact text and the CLI
+// decides where it goes.
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "error_codes.hpp"
+#include "source.hpp"
+
+namespace napkin {
+
+struct Label {
+  Span span;
+  std::string text;
+  bool primary = true;
+};
+
+struct Diagnostic {
+  const char* code = codes::syntax;
+  std::string message;
+  std::vector<Label> labels;
+  std::vector<std::string> notes;  // "note: ..." lines, e.g. a cycle's chain
+  std::string help;                // "help: ..." what to write instead
+};
+
+// Rendered like a compiler: "file:line:col: error[E0201]: message", then the
+// source line(s) with carets under each label.
+std::string render(const Diagnostic& d);
+
+class Error : public std::exception {
+ public:
+  explicit Error(Diagnostic d) : diag_(std::move(d)) {}
+  const Diagnostic& diagnostic() const { return diag_; }
+  Diagnostic& diagnostic() { return diag_; }
+  const char* what() const noexcept override { return diag_.message.c_str(); }
+
+ private:
+  Diagnostic diag_;
+};
+
+// A field that has no value was needed. `napkin run` shows such a field as
+// "needs NAME" and carries on; everything else reports it as an error.
+class MissingInput : public Error {
+ public:
+  MissingInput(Diagnostic d, std::string field, Span declared)
+      : Error(std::move(d)), field_(std::move(field)), declared_(declared) {}
+  const std::string& field() const { return field_; }
+  Span declared_at() const { return declared_; }
+
+ private:
+  std::string field_;
+  Span declared_;
+};
+
+[[noreturn]] void fail(const char* code, Span at, std::string message, std::string help = {});
+
+}  // namespace napkin

@@ -1,0 +1,59 @@
+#pragma once
+// What each committed rule expected, in words. A rule listed here raises a
+// parse error as soon as it fails, so only rules used at commit points
+// (after a keyword, an operator or an opening bracket) appear.
+#include "rules.hpp"
+
+namespace napkin {
+
+struct parse_errors {
+  template <typename Rule>
+  static constexpr const char* message = nullptr;
+};
+
+#define NAPKIN_EXPECT(rule, text) \
+  template <>                     \
+  inline constexpr const char* parse_errors::message<rules::rule> = text
+
+NAPKIN_EXPECT(value_expr, "expected an expression");
+NAPKIN_EXPECT(string_close, "unterminated string: expected '\"' before the end of the line");
+NAPKIN_EXPECT(list_close, "expected ',' or ']' to close the list");
+NAPKIN_EXPECT(paren_close, "expected ')' to close the parenthesis");
+NAPKIN_EXPECT(call_close, "expected ',' or ')' to close the argument list");
+NAPKIN_EXPECT(member_name, "expected a field name after '.'");
+NAPKIN_EXPECT(with_body, "expected '{' after 'with', e.g. `decode with { batch = 8 }`");
+NAPKIN_EXPECT(pow_rhs, "expected an exponent after '^'");
+NAPKIN_EXPECT(mul_rhs, "expected an operand after the operator");
+NAPKIN_EXPECT(add_rhs, "expected an operand after the operator");
+NAPKIN_EXPECT(cmp_rhs, "expected an operand after the comparison");
+NAPKIN_EXPECT(not_rhs, "expected an operand after 'not'");
+NAPKIN_EXPECT(and_rhs, "expected an operand after 'and'");
+NAPKIN_EXPECT(or_rhs, "expected an operand after 'or'");
+NAPKIN_EXPECT(convert_unit, "expected a unit after '->', e.g. `-> GiB` or `-> ms`");
+NAPKIN_EXPECT(if_then, "expected 'then' after the condition of 'if'");
+NAPKIN_EXPECT(if_else, "expected 'else': an 'if' expression needs both branches");
+NAPKIN_EXPECT(field_rest, "expected '=' (a value) or ':' (a required input) after the field name");
+NAPKIN_EXPECT(type_expr, "expected a type after ':': count, bool, string, record, list, any, or a unit such as B/s");
+NAPKIN_EXPECT(block_close, "expected a field (NAME = EXPR) or '}' to close the block");
+NAPKIN_EXPECT(import_path, "expected a quoted path after 'import', e.g. import \"std/transformer\"");
+NAPKIN_EXPECT(let_name, "expected a name after 'let'");
+NAPKIN_EXPECT(let_equals, "expected '=' after the name, e.g. `let x = 2`");
+NAPKIN_EXPECT(fn_name, "expected a function name after 'fn'");
+NAPKIN_EXPECT(param_list, "expected '(' and a parameter list after the function name");
+NAPKIN_EXPECT(param_close, "expected ',' or ')' in the parameter list");
+NAPKIN_EXPECT(fn_equals, "expected '=' and the function's body after the parameter list");
+NAPKIN_EXPECT(unit_name, "expected a unit name after 'unit'");
+NAPKIN_EXPECT(record_name, "expected a name after the block kind");
+NAPKIN_EXPECT(record_rest, "expected '{', 'extends BASE {' or '= EXPR' after the name");
+NAPKIN_EXPECT(extends_base, "expected the name of a record after 'extends'");
+NAPKIN_EXPECT(check_rhs, "expected the expected value after '≈'");
+NAPKIN_EXPECT(check_within, "expected 'within' and a tolerance, e.g. `≈ 136 token/s within 1%`");
+NAPKIN_EXPECT(check_tolerance, "expected a tolerance after 'within', e.g. `1%` or `0.1 GB`");
+NAPKIN_EXPECT(end_of_file,
+              "expected a statement: import, let, fn, unit, model, hardware, scenario, record, "
+              "check, or NAME = EXPR");
+NAPKIN_EXPECT(end_of_expr, "unexpected text after the end of the expression");
+
+#undef NAPKIN_EXPECT
+
+}  // namespace napkin

@@ -1,0 +1,22 @@
+#pragma once
+// Print an expression back as source, with the fewest parentheses that keep
+// its meaning. Derivations print formulas with it, and with a substitution
+// that replaces each name by its value; the formatter prints files with it.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "ast.hpp"
+
+namespace napkin {
+
+struct PrintOptions {
+  bool pretty = false;  // `·` for `*` (derivations) instead of `*` (source)
+  // Replace a node (a name or a member access) by a text, e.g. its value.
+  std::function<std::optional<std::string>(const ast::Expr&)> substitute;
+};
+
+std::string print_expr(const ast::Expr& e, const PrintOptions& opts = {});
+std::string print_fields_inline(const std::vector<ast::FieldDecl>& fields, const PrintOptions& opts = {});
+
+}  // namespace napkin

@@ -1,0 +1,205 @@
+#pragma once
+// The napkin grammar as PEGTL rules. Nothing here builds or evaluates
+// anything: rules only say what text is well formed. `ast_builder.cpp`
+// selects which rules become parse-tree nodes, and `errors.hpp` says, in
+// words, what each committed rule expected.
+#include <tao/pegtl.hpp>
+
+namespace napkin::rules {
+using namespace tao::pegtl;
+
+// ---- whitespace and comments -------------------------------------------
+struct comment : seq<one<'#'>, until<eolf>> {};
+struct sp : star<sor<plus<space>, comment>> {};    // newlines are whitespace
+struct blanks : star<blank> {};                      // a unit stays on its line
+
+// ---- keywords and names ------------------------------------------------
+struct kw_import : keyword<'i', 'm', 'p', 'o', 'r', 't'> {};
+struct kw_let : keyword<'l', 'e', 't'> {};
+struct kw_fn : keyword<'f', 'n'> {};
+struct kw_unit : keyword<'u', 'n', 'i', 't'> {};
+struct kw_model : keyword<'m', 'o', 'd', 'e', 'l'> {};
+struct kw_hardware : keyword<'h', 'a', 'r', 'd', 'w', 'a', 'r', 'e'> {};
+struct kw_scenario : keyword<'s', 'c', 'e', 'n', 'a', 'r', 'i', 'o'> {};
+struct kw_record : keyword<'r', 'e', 'c', 'o', 'r', 'd'> {};
+struct kw_extends : keyword<'e', 'x', 't', 'e', 'n', 'd', 's'> {};
+struct kw_with : keyword<'w', 'i', 't', 'h'> {};
+struct kw_check : keyword<'c', 'h', 'e', 'c', 'k'> {};
+struct kw_within : keyword<'w', 'i', 't', 'h', 'i', 'n'> {};
+struct kw_if : keyword<'i', 'f'> {};
+struct kw_then : keyword<'t', 'h', 'e', 'n'> {};
+struct kw_else : keyword<'e', 'l', 's', 'e'> {};
+struct kw_and : keyword<'a', 'n', 'd'> {};
+struct kw_or : keyword<'o', 'r'> {};
+struct kw_not : keyword<'n', 'o', 't'> {};
+struct kw_true : keyword<'t', 'r', 'u', 'e'> {};
+struct kw_false : keyword<'f', 'a', 'l', 's', 'e'> {};
+
+struct keyword_any
+    : sor<kw_import, kw_let, kw_fn, kw_unit, kw_model, kw_hardware, kw_scenario, kw_record,
+          kw_extends, kw_within, kw_with, kw_check, kw_if, kw_then, kw_else, kw_and, kw_or,
+          kw_not, kw_true, kw_false> {};
+
+// Words that can stand inside an expression. Statement words (model, unit,
+// check, ...) only mean something at the start of a statement, so fields
+// may be called `model` or `unit`.
+struct expr_keyword
+    : sor<kw_within, kw_with, kw_if, kw_then, kw_else, kw_and, kw_or, kw_not, kw_true, kw_false> {};
+
+struct name : seq<not_at<expr_keyword>, identifier> {};
+
+// ---- units ---------------------------------------------------------------
+// A unit is written without spaces: `TB/s`, `B/param`, `FLOP/param/token`, `m^2`.
+struct micro_sign : sor<TAO_PEGTL_NAMESPACE::utf8::one<0x00B5>, TAO_PEGTL_NAMESPACE::utf8::one<0x03BC>> {};
+struct unit_symbol
+    : seq<not_at<expr_keyword>, sor<one<'$'>, micro_sign, alpha>, star<sor<alnum, one<'_'>>>> {};
+struct unit_power : seq<one<'^'>, opt<one<'-'>>, plus<digit>> {};
+struct unit_factor : seq<unit_symbol, opt<unit_power>> {};
+struct unit_mul : one<'*'> {};
+struct unit_div : one<'/'> {};
+struct unit_op : sor<unit_mul, unit_div> {};
+struct unit_expr : seq<unit_factor, star<unit_op, unit_factor>> {};
+
+// ---- literals --------------------------------------------------------------
+struct digits : seq<plus<digit>, star<one<'_'>, plus<digit>>> {};
+struct fraction : seq<one<'.'>, plus<digit>> {};
+struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, plus<digit>> {};
+struct number_value : seq<digits, opt<fraction>, opt<exponent>> {};
+struct percent : one<'%'> {};
+struct number_literal : seq<number_value, opt<sor<percent, seq<blanks, unit_expr>>>> {};
+// `$2/hour` is 2 USD/hour.
+struct dollar_sign : one<'$'> {};
+struct dollar_literal : seq<dollar_sign, number_value, star<unit_op, unit_factor>> {};
+
+struct escaped : seq<one<'\\'>, any> {};
+struct string_char : sor<escaped, not_one<'"', '\n'>> {};
+struct string_body : star<string_char> {};
+struct string_close : one<'"'> {};
+struct string_literal : if_must<one<'"'>, string_body, string_close> {};
+
+// ---- expressions ---------------------------------------------------------
+struct expr;
+struct value_expr;
+struct block;
+
+struct list_close : one<']'> {};
+struct list_literal
+    : if_must<one<'['>, sp, opt<expr, sp, star<one<','>, sp, expr, sp>, opt<one<','>, sp>>, list_close> {};
+
+struct paren_close : one<')'> {};
+struct paren_expr : if_must<one<'('>, sp, value_expr, sp, paren_close> {};
+
+struct primary : sor<number_literal, dollar_literal, string_literal, list_literal, paren_expr,
+                     kw_true, kw_false, name> {};
+
+struct named_arg : seq<name, sp, one<'='>, not_at<one<'='>>, sp, value_expr> {};
+struct call_arg : sor<named_arg, expr> {};
+struct call_close : one<')'> {};
+struct call_args
+    : if_must<one<'('>, sp, opt<call_arg, sp, star<one<','>, sp, call_arg, sp>, opt<one<','>, sp>>, call_close> {};
+struct member_name : seq<name> {};
+struct member : seq<sp, one<'.'>, sp, member_name> {};
+struct with_body : seq<block> {};
+struct with_block : seq<sp, kw_with, sp, with_body> {};
+struct postfix_op : sor<call_args, member, with_block> {};
+struct postfix_expr : seq<primary, star<postfix_op>> {};
+
+struct unary_expr;
+struct pow_op : one<'^'> {};
+struct pow_rhs : seq<unary_expr> {};
+struct pow_expr : seq<postfix_expr, opt<sp, pow_op, sp, pow_rhs>> {};
+struct neg_op : one<'-'> {};
+struct neg_expr : seq<neg_op, sp, unary_expr> {};
+struct unary_expr : sor<neg_expr, pow_expr> {};
+
+struct mul_op : sor<one<'*'>, one<'/'>, TAO_PEGTL_NAMESPACE::utf8::one<0x00B7, 0x00D7>> {};
+struct mul_rhs : seq<unary_expr> {};
+struct mul_expr : seq<unary_expr, star<sp, mul_op, sp, mul_rhs>> {};
+
+struct add_op : sor<one<'+'>, seq<one<'-'>, not_at<one<'>'>>>> {};
+struct add_rhs : seq<mul_expr> {};
+struct add_expr : seq<mul_expr, star<sp, add_op, sp, add_rhs>> {};
+
+struct cmp_op : sor<string<'=', '='>, string<'!', '='>, string<'<', '='>, string<'>', '='>, one<'<'>, one<'>'>> {};
+struct cmp_rhs : seq<add_expr> {};
+struct cmp_expr : seq<add_expr, opt<sp, cmp_op, sp, cmp_rhs>> {};
+
+struct not_expr;
+struct not_rhs : seq<not_expr> {};
+struct not_op : seq<kw_not> {};
+struct not_expr : sor<seq<not_op, sp, not_rhs>, cmp_expr> {};
+struct and_rhs : seq<not_expr> {};
+struct and_expr : seq<not_expr, star<sp, kw_and, sp, and_rhs>> {};
+struct or_rhs : seq<and_expr> {};
+struct or_expr : seq<and_expr, star<sp, kw_or, sp, or_rhs>> {};
+
+struct arrow : string<'-', '>'> {};
+struct convert_percent : one<'%'> {};
+struct convert_unit : sor<convert_percent, unit_expr> {};
+struct convert_expr : seq<or_expr, opt<sp, arrow, sp, convert_unit>> {};
+
+struct if_then : seq<kw_then> {};
+struct if_else : seq<kw_else> {};
+struct if_expr : if_must<kw_if, sp, value_expr, sp, if_then, sp, value_expr, sp, if_else, sp, value_expr> {};
+
+struct expr : sor<if_expr, convert_expr> {};
+// `expr` where one is required: a failure here is an error, not a backtrack.
+struct value_expr : seq<expr> {};
+
+// ---- blocks and fields ---------------------------------------------------
+struct type_expr : seq<unit_expr> {};
+struct field_type : seq<one<':'>, sp, type_expr, opt<sp, one<'='>, sp, value_expr>> {};
+struct field_value : seq<one<'='>, not_at<one<'='>>, sp, value_expr> {};
+struct field_rest : sor<field_type, field_value> {};
+struct field : if_must<name, sp, field_rest> {};
+struct field_sep : opt<one<',', ';'>, sp> {};
+struct block_close : one<'}'> {};
+struct block : if_must<one<'{'>, sp, star<field, sp, field_sep>, block_close> {};
+
+// ---- statements ----------------------------------------------------------
+struct import_path : seq<string_literal> {};
+struct import_stmt : if_must<kw_import, sp, import_path> {};
+struct let_name : seq<name> {};
+struct let_equals : one<'='> {};
+struct let_stmt : if_must<kw_let, sp, let_name, sp, let_equals, sp, value_expr> {};
+
+struct param_default : seq<one<'='>, sp, value_expr> {};
+struct param : seq<name, sp, opt<param_default>> {};
+struct param_close : one<')'> {};
+struct param_list : seq<one<'('>, sp, opt<param, sp, star<one<','>, sp, param, sp>>, param_close> {};
+struct fn_equals : one<'='> {};
+struct fn_name : seq<name> {};
+struct fn_stmt : if_must<kw_fn, sp, fn_name, sp, param_list, sp, fn_equals, sp, value_expr> {};
+
+struct unit_name : seq<unit_symbol> {};
+struct unit_value : seq<one<'='>, sp, value_expr> {};
+struct unit_stmt : if_must<kw_unit, sp, unit_name, opt<sp, unit_value>> {};
+
+struct record_kind : sor<kw_model, kw_hardware, kw_scenario, kw_record> {};
+struct record_name : seq<name> {};
+struct record_base : seq<name, star<one<'.'>, name>> {};
+struct extends_base : seq<record_base> {};
+struct record_extends : seq<kw_extends, sp, extends_base> {};
+struct record_alias : seq<one<'='>, sp, value_expr> {};
+struct record_body : seq<opt<record_extends, sp>, block> {};
+struct record_rest : sor<record_alias, record_body> {};
+struct record_stmt : if_must<record_kind, sp, record_name, sp, record_rest> {};
+
+struct approx_op : sor<TAO_PEGTL_NAMESPACE::utf8::one<0x2248>, string<'~', '='>> {};
+struct check_rhs : seq<add_expr> {};
+struct check_tolerance : seq<value_expr> {};
+struct check_within : seq<kw_within> {};
+struct check_approx : if_must<approx_op, sp, check_rhs, sp, check_within, sp, check_tolerance> {};
+struct check_stmt : if_must<kw_check, sp, value_expr, opt<sp, check_approx>> {};
+
+struct assign_stmt : seq<name, sp, one<'='>, not_at<one<'='>>, sp, value_expr> {};
+
+struct statement : sor<import_stmt, let_stmt, fn_stmt, unit_stmt, record_stmt, check_stmt, assign_stmt> {};
+struct end_of_file : eof {};
+struct file : seq<opt<utf8::bom>, sp, star<statement, sp>, end_of_file> {};
+
+// A single expression, for `napkin eval`.
+struct end_of_expr : eof {};
+struct expression_only : seq<sp, value_expr, sp, end_of_expr> {};
+
+}  // namespace napkin::rules

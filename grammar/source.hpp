@@ -1,0 +1,38 @@
+#pragma once
+// Source files and spans. Every AST node and every diagnostic points into a
+// SourceFile through a Span, so an error found late (during evaluation) can
+// still show the line it came from.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace napkin {
+
+struct SourceFile {
+  std::string name;  // as shown to users: "examples/x.napkin", "std/transformer"
+  std::string text;
+  std::string dir;   // directory used to resolve relative imports ("" for stdlib)
+
+  // 1-based line and column (columns count UTF-8 code points) of a byte offset.
+  std::pair<int, int> line_col(std::size_t offset) const;
+  std::string_view line_text(int line) const;
+};
+
+struct Span {
+  const SourceFile* file = nullptr;
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+
+  bool valid() const { return file != nullptr; }
+  std::string_view text() const {
+    return file ? std::string_view(file->text).substr(begin, end - begin) : std::string_view{};
+  }
+  // "file:line:col"
+  std::string where() const;
+  // "file:line", the short form used in derivations ("std/hardware:12")
+  std::string where_line() const;
+};
+
+}  // namespace napkin

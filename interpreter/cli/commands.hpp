@@ -1,0 +1,48 @@
+#pragma once
+// One function per subcommand. Each returns what to print and the exit
+// code, so tests can call them without a process.
+#include <string>
+#include <vector>
+
+namespace napkin::cli {
+
+struct Result {
+  std::string out;
+  std::string err;
+  int code = 0;
+};
+
+struct Common {
+  int digits = 4;
+  std::string stdlib_dir;
+};
+
+struct RunArgs {
+  std::string file;
+  bool steps = false;
+  bool all = false;
+  std::string format = "text";
+};
+
+struct ExplainArgs {
+  std::string file;
+  std::string name;
+  int depth = -1;
+};
+
+struct CheckArgs {
+  std::vector<std::string> files;
+  bool verbose = false;
+};
+
+struct EvalArgs {
+  std::string expr;
+  bool steps = false;
+};
+
+Result cmd_run(const RunArgs& a, const Common& c);
+Result cmd_explain(const ExplainArgs& a, const Common& c);
+Result cmd_check(const CheckArgs& a, const Common& c);
+Result cmd_eval(const EvalArgs& a, const Common& c);
+
+}  // namespace napkin::cli

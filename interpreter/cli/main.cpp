@@ -1,0 +1,88 @@
+// The `napkin` command: parses arguments with CLI11 and hands each
+// subcommand to a small function. Exit codes: 0 ok, 1 a check failed,
+// 2 a usage, parse or evaluation error.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "../output.hpp"
+#include "../version.hpp"
+#include "commands.hpp"
+
+namespace {
+
+void out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+void err(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace napkin::cli;
+  CLI::App app{"napkin: back-of-the-envelope performance arithmetic for large models, with units and derivations",
+               "napkin"};
+  app.footer(
+      "Examples:\n"
+      "  napkin run examples/exercise1_size_a_model.napkin --steps\n"
+      "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
+      "  napkin check examples/*.napkin\n"
+      "  napkin eval '39.02 GB / (5.3 TB/s) -> ms'\n"
+      "\nExit status: 0 ok, 1 a check failed, 2 a usage, parse or evaluation error.\n"
+      "The language is described in docs/language.md.");
+  app.set_version_flag("--version", std::string("napkin ") + napkin::kVersion);
+  app.require_subcommand(1);
+
+  Common common;
+  auto add_common = [&](CLI::App* sub) {
+    sub->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
+    sub->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy");
+  };
+
+  RunArgs run;
+  auto* run_cmd = app.add_subcommand("run", "evaluate a file: every field of every record, its lets and its checks");
+  run_cmd->add_option("file", run.file, "a .napkin file")->required();
+  run_cmd->add_flag("--steps", run.steps, "show each derived value's formula, its substitution and its result");
+  run_cmd->add_option("--format", run.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  run_cmd->add_flag("--all", run.all, "also show records that only come in through imports");
+  add_common(run_cmd);
+
+  ExplainArgs explain;
+  auto* explain_cmd = app.add_subcommand("explain", "print the derivation tree of one value, down to its inputs");
+  explain_cmd->add_option("file", explain.file, "a .napkin file")->required();
+  explain_cmd->add_option("name", explain.name, "a value such as decode.tokens_per_s, or any expression")->required();
+  explain_cmd->add_option("--depth", explain.depth, "levels of inputs to expand (default: all)");
+  add_common(explain_cmd);
+
+  CheckArgs check;
+  auto* check_cmd = app.add_subcommand("check", "run the checks of one or more files; exit 1 if any fails");
+  check_cmd->add_option("files", check.files, "one or more .napkin files")->required();
+  check_cmd->add_flag("-v,--verbose", check.verbose, "list passing checks too");
+  add_common(check_cmd);
+
+  EvalArgs eval;
+  auto* eval_cmd = app.add_subcommand("eval", "evaluate one expression, with the standard library imported");
+  eval_cmd->add_option("expr", eval.expr, "e.g. '2 * 80 * 8 * 128 * 32768 * 2 B -> GiB'")->required();
+  eval_cmd->add_flag("--steps", eval.steps, "show the formula and its substitution");
+  add_common(eval_cmd);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+
+  Result r;
+  if (*run_cmd) r = cmd_run(run, common);
+  else if (*explain_cmd) r = cmd_explain(explain, common);
+  else if (*check_cmd) r = cmd_check(check, common);
+  else if (*eval_cmd) r = cmd_eval(eval, common);
+  out(r.out);
+  err(r.err);
+  return r.code;
+}

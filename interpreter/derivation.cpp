@@ -1,0 +1,44 @@
+#include "derivation.hpp"
+
+#include "../grammar/printer.hpp"
+
+namespace napkin {
+
+bool is_literal(const ast::Expr& e) {
+  using K = ast::ExprKind;
+  if (e.kind == K::Name || e.kind == K::Member || e.kind == K::Call || e.kind == K::With) return false;
+  for (const auto& c : e.items)
+    if (!is_literal(*c)) return false;
+  return true;
+}
+
+Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result) {
+  Derivation d;
+  d.result = in.show(result);
+  d.input = is_literal(formula);
+  PrintOptions plain;
+  plain.pretty = true;
+  d.formula = print_expr(formula, plain);
+  PrintOptions sub = plain;
+  sub.substitute = [&](const ast::Expr& node) -> std::optional<std::string> {
+    for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it)
+      if (it->node == &node) return in.show(it->value);
+    return std::nullopt;
+  };
+  d.substituted = print_expr(formula, sub);
+  return d;
+}
+
+std::vector<std::string> derivation_lines(const Derivation& d) {
+  std::vector<std::string> lines;
+  if (d.input) {
+    lines.push_back(d.result);
+    return lines;
+  }
+  lines.push_back(d.formula);
+  if (d.substituted != d.formula) lines.push_back(d.substituted);
+  if (d.result != lines.back()) lines.push_back(d.result);
+  return lines;
+}
+
+}  // namespace napkin

@@ -1,0 +1,119 @@
+#include "explain.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "../grammar/parser.hpp"
+
+namespace napkin {
+namespace {
+
+struct Builder {
+  Interpreter& in;
+  std::set<std::pair<const void*, std::size_t>> seen;
+
+  std::vector<ExplainNode> children(const Trace& t, int depth) {
+    std::vector<ExplainNode> out;
+    std::set<std::pair<const void*, std::size_t>> here;
+    for (const auto& e : t.entries) {
+      if (e.value.kind == Value::Kind::Record || e.value.kind == Value::Kind::Function) continue;
+      if (e.rec) {
+        if (!here.insert({e.rec, e.field}).second) continue;
+        out.push_back(field_node(e.rec, e.field, depth));
+      } else if (e.binding) {
+        if (!here.insert({e.binding, 0}).second) continue;
+        out.push_back(let_node(e.binding, depth));
+      }
+    }
+    return out;
+  }
+
+  ExplainNode field_node(Record* r, std::size_t i, int depth) {
+    ExplainNode n;
+    const Slot& s = r->slots[i];
+    n.label = r->name + "." + s.name;
+    const FieldState& st = r->state[i];
+    n.derivation = derive_text(in, *s.decl->value, st.trace, st.value);
+    expand(n, {r, i}, st.trace, depth);
+    return n;
+  }
+
+  ExplainNode let_node(Binding* b, int depth) {
+    ExplainNode n;
+    n.label = b->name;
+    n.derivation = derive_text(in, *b->stmt->value, b->state.trace, b->state.value);
+    expand(n, {b, 0}, b->state.trace, depth);
+    return n;
+  }
+
+  void expand(ExplainNode& n, std::pair<const void*, std::size_t> key, const Trace& t, int depth) {
+    if (n.derivation.input) return;
+    if (!seen.insert(key).second) {
+      n.repeated = true;
+      return;
+    }
+    if (depth == 0) {
+      n.truncated = !t.entries.empty();
+      return;
+    }
+    n.children = children(t, depth - 1);
+  }
+};
+
+void print(const ExplainNode& n, const std::string& first, const std::string& rest, std::string& out) {
+  std::vector<std::string> lines = derivation_lines(n.derivation);
+  if (n.repeated) lines = {lines.back()};
+  const std::string head = n.label + " = ";
+  const std::string indent(n.label.size() + 1, ' ');
+  const std::string child_bar = n.children.empty() ? "    " : "│   ";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string tail = lines[i];
+    if (i + 1 == lines.size() && n.repeated) tail += "  (explained above)";
+    if (i + 1 == lines.size() && n.truncated) tail += "  (…)";
+    if (i == 0)
+      out += first + head + tail + "\n";
+    else
+      out += rest + (n.children.empty() ? "" : "│") + (n.children.empty() ? indent + "= " : indent.substr(1) + "= ") + tail + "\n";
+  }
+  for (std::size_t i = 0; i < n.children.size(); ++i) {
+    const bool last = i + 1 == n.children.size();
+    print(n.children[i], rest + (last ? "└── " : "├── "), rest + (last ? "    " : "│   "), out);
+  }
+  (void)child_bar;
+}
+
+}  // namespace
+
+ExplainNode explain(Interpreter& in, Module* m, const std::string& what, int depth) {
+  SourceFile* src = new SourceFile{"<explain>", what, ""};  // kept alive: spans point into it
+  static std::vector<std::unique_ptr<SourceFile>> keep;
+  keep.emplace_back(src);
+  ast::ExprPtr e = parse_expression(*src);
+  static std::vector<ast::ExprPtr> exprs;
+  Trace trace;
+  Value v = in.eval_in(m, *e, &trace);
+  Builder b{in, {}};
+  // A plain name or member access explains that field itself.
+  if (e->kind == ast::ExprKind::Name || e->kind == ast::ExprKind::Member) {
+    for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it) {
+      if (it->node != e.get()) continue;
+      if (it->rec) return b.field_node(it->rec, it->field, depth);
+      if (it->binding) return b.let_node(it->binding, depth);
+    }
+  }
+  ExplainNode root;
+  root.label = what;
+  root.derivation = derive_text(in, *e, trace, v);
+  b.expand(root, {e.get(), 0}, trace, depth);
+  exprs.push_back(std::move(e));
+  return root;
+}
+
+std::string explain_text(const ExplainNode& root) {
+  std::string out;
+  print(root, "", "", out);
+  return out;
+}
+
+}  // namespace napkin

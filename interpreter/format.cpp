@@ -1,0 +1,115 @@
+#include "format.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace napkin {
+namespace {
+
+std::string group_thousands(std::string s) {
+  const std::size_t start = (s[0] == '-') ? 1 : 0;
+  std::size_t end = s.find('.');
+  if (end == std::string::npos) end = s.size();
+  for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(end) - 3; i > static_cast<std::ptrdiff_t>(start); i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+std::string trim_zeros(std::string s) {
+  if (s.find('.') == std::string::npos) return s;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+struct Scale {
+  const char* symbol;
+  double factor;
+};
+
+}  // namespace
+
+bool is_exact_integer(double v) { return std::isfinite(v) && std::fabs(v) < 9007199254740992.0 && v == std::trunc(v); }
+
+std::string format_exact(double v) { return group_thousands(fmt::format("{:.0f}", v)); }
+
+std::string format_number(double v, int digits) {
+  if (v == 0) return "0";
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  const double a = std::fabs(v);
+  if (a >= 1e15 || a < 1e-4) {
+    std::string s = fmt::format("{:.{}e}", v, digits - 1);  // 1.756e+23
+    const std::size_t e = s.find('e');
+    std::string mant = trim_zeros(s.substr(0, e));
+    int exp = std::stoi(s.substr(e + 1));
+    return fmt::format("{}e{}", mant, exp);
+  }
+  const int mag = static_cast<int>(std::floor(std::log10(a)));
+  const int decimals = std::max(0, digits - 1 - mag);
+  return group_thousands(trim_zeros(fmt::format("{:.{}f}", v, decimals)));
+}
+
+std::string format_quantity(const Quantity& q, const DisplayUnit* display, const UnitTable& units, int digits) {
+  if (display) {
+    const double x = q.v / display->scale;
+    const std::string n = is_exact_integer(x) ? format_exact(x) : format_number(x, digits);
+    if (display->text == "%") return n + "%";
+    return fmt::format("{} {}", n, display->text);
+  }
+  const Dim& d = q.dim;
+  const double a = std::fabs(q.v);
+  if (d.dimensionless()) return is_exact_integer(q.v) && a < 1e15 ? format_exact(q.v) : format_number(q.v, digits);
+
+  // Which single base unit stands in the numerator (with power 1), if any.
+  int head = -1;
+  int numerators = 0;
+  for (std::size_t i = 0; i < units.base_count(); ++i)
+    if (d.e[i] > 0) {
+      ++numerators;
+      if (d.e[i] == 1) head = static_cast<int>(i);
+    }
+  if (numerators != 1) head = -1;
+  std::string unit = units.format(d);
+
+  if (head == kSecond) {
+    Dim rest = d;
+    rest.e[kSecond] = 0;
+    const std::string tail = unit.substr(1);  // "" or "/token"
+    static constexpr Scale small[] = {{"ns", 1e-9}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}};
+    static constexpr Scale large[] = {{"min", 60}, {"h", 3600}, {"day", 86400}, {"year", 365 * 86400.0}};
+    Scale pick = {"s", 1};
+    if (a > 0 && a < 1) {
+      for (const auto& s : small)
+        if (a >= s.factor * 0.99995) pick = s;
+      if (a < 1e-9) pick = small[0];
+    } else if (rest.dimensionless()) {
+      for (const auto& s : large)
+        if (a >= s.factor) pick = s;
+    }
+    return fmt::format("{} {}{}", format_number(q.v / pick.factor, digits), pick.symbol, tail);
+  }
+  // Money per second reads as money per hour.
+  if (d.is(kUsd) == false && d.e[kUsd] == 1 && d.e[kSecond] == -1) {
+    Dim rest = d;
+    rest.e[kUsd] = 0;
+    rest.e[kSecond] = 0;
+    if (rest.dimensionless()) return fmt::format("{} USD/hour", format_number(q.v * 3600, digits));
+  }
+  if (head == kToken || head == kParam) {
+    if (is_exact_integer(q.v) && a < 1e15) return fmt::format("{} {}", format_exact(q.v), unit);
+  }
+  if (head == kByte || head == kFlop || head == kToken || head == kParam) {
+    static constexpr Scale si[] = {{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18}};
+    if (a >= 1e4) {
+      Scale pick = si[0];
+      for (const auto& s : si)
+        if (a >= s.factor * 0.99995) pick = s;
+      return fmt::format("{} {}{}", format_number(q.v / pick.factor, digits), pick.symbol, unit);
+    }
+  }
+  return fmt::format("{} {}", format_number(q.v, digits), unit);
+}
+
+}  // namespace napkin

@@ -1,0 +1,989 @@
+#include "interpreter.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../grammar/parser.hpp"
+#include "../grammar/printer.hpp"
+#include "builtins.hpp"
+#include "stdlib_files.hpp"
+#include "suggest.hpp"
+
+namespace napkin {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr std::size_t kMaxCallDepth = 512;
+constexpr std::size_t kMaxEvalDepth = 2000;
+
+std::string describe_kind(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Quantity: return "a number";
+    case Value::Kind::Bool: return "a boolean";
+    case Value::Kind::String: return "a string";
+    case Value::Kind::Record: return "a record";
+    case Value::Kind::List: return "a list";
+    case Value::Kind::Function: return "a function";
+  }
+  return "a value";
+}
+}  // namespace
+
+const char* kind_name(Value::Kind k) {
+  switch (k) {
+    case Value::Kind::Quantity: return "quantity";
+    case Value::Kind::Bool: return "bool";
+    case Value::Kind::String: return "string";
+    case Value::Kind::Record: return "record";
+    case Value::Kind::List: return "list";
+    case Value::Kind::Function: return "function";
+  }
+  return "value";
+}
+
+Interpreter::Interpreter(Options opts) : opts_(std::move(opts)) { register_builtins(*this); }
+Interpreter::~Interpreter() = default;
+
+void Interpreter::register_builtin(Function f) {
+  const std::string name = f.name;
+  builtins_.emplace(name, std::move(f));
+}
+
+const Function* Interpreter::builtin(const std::string& name) const {
+  auto it = builtins_.find(name);
+  return it == builtins_.end() ? nullptr : &it->second;
+}
+
+// ---- loading ---------------------------------------------------------------
+
+Module* Interpreter::load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    Diagnostic d;
+    d.code = codes::io;
+    d.message = fmt::format("cannot read {}: {}", path, std::error_code(errno, std::generic_category()).message());
+    throw Error(std::move(d));
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const fs::path p(path);
+  return load_source(p.lexically_normal().generic_string(), ss.str(), p.parent_path().generic_string());
+}
+
+Module* Interpreter::load_source(std::string name, std::string text, std::string dir) {
+  auto file = std::make_unique<SourceFile>();
+  file->name = std::move(name);
+  file->text = std::move(text);
+  file->dir = std::move(dir);
+  return load_parsed(std::move(file));
+}
+
+std::vector<std::string> Interpreter::std_modules() {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < kStdlibCount; ++i) out.emplace_back(kStdlib[i].name);
+  return out;
+}
+
+Module* Interpreter::load_std(const std::string& name) {
+  const std::string display = "std/" + name;
+  if (auto it = loaded_.find(display); it != loaded_.end()) return it->second;
+  auto file = std::make_unique<SourceFile>();
+  file->name = display;
+  bool found = false;
+  if (!opts_.stdlib_dir.empty()) {
+    std::ifstream in(fs::path(opts_.stdlib_dir) / (name + ".napkin"), std::ios::binary);
+    if (in) {
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      file->text = ss.str();
+      found = true;
+    }
+  }
+  for (std::size_t i = 0; !found && i < kStdlibCount; ++i)
+    if (name == kStdlib[i].name) {
+      file->text.assign(kStdlib[i].text, kStdlib[i].size);
+      found = true;
+    }
+  if (!found) return nullptr;
+  Module* m = load_parsed(std::move(file));
+  m->is_std = true;
+  return m;
+}
+
+std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::Stmt& imp) {
+  fs::path p = fs::path(from->file->dir) / imp.name;
+  auto file = std::make_unique<SourceFile>();
+  file->name = p.lexically_normal().generic_string();
+  file->dir = p.lexically_normal().parent_path().generic_string();
+  std::ifstream in(p, std::ios::binary);
+  if (!in) {
+    Diagnostic d;
+    d.code = codes::import_not_found;
+    d.message = fmt::format("cannot find the file \"{}\" (looked for {})", imp.name, file->name);
+    d.labels.push_back({imp.name_span, "imported here", true});
+    d.help = "paths are relative to the importing file; the standard library is imported as \"std/NAME\"";
+    throw Error(std::move(d));
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  file->text = ss.str();
+  return file;
+}
+
+Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file) {
+  const std::string key = file->name;
+  if (auto it = loaded_.find(key); it != loaded_.end()) return it->second;
+  auto mod = std::make_unique<Module>();
+  Module* m = mod.get();
+  m->file = std::move(file);
+  modules_.push_back(std::move(mod));  // owned before parsing: an error's spans point into its file
+  m->ast = parse_module(*m->file);
+  m->env = new_env(nullptr, nullptr, m);
+
+  loading_.push_back(key);
+  for (const auto& st : m->ast.statements) {
+    if (st.kind != ast::StmtKind::Import) continue;
+    Module* dep = nullptr;
+    std::string dep_key;
+    std::unique_ptr<SourceFile> dep_file;
+    if (st.name.rfind("std/", 0) == 0) {
+      dep_key = st.name;
+    } else {
+      dep_file = read_import(m, st);
+      dep_key = dep_file->name;
+    }
+    if (std::find(loading_.begin(), loading_.end(), dep_key) != loading_.end()) {
+      std::string chain;
+      for (auto it = std::find(loading_.begin(), loading_.end(), dep_key); it != loading_.end(); ++it)
+        chain += *it + " -> ";
+      Diagnostic d;
+      d.code = codes::import_cycle;
+      d.message = "import cycle: " + chain + dep_key;
+      d.labels.push_back({st.name_span, "this import closes the cycle", true});
+      d.help = "move what both files need into a third file that both import";
+      throw Error(std::move(d));
+    }
+    if (dep_file) {
+      dep = load_parsed(std::move(dep_file));
+    } else {
+      dep = load_std(st.name.substr(4));
+      if (!dep) {
+        std::vector<std::string> names = std_modules();
+        const auto close = closest(st.name.substr(4), names);
+        Diagnostic d;
+        d.code = codes::import_not_found;
+        d.message = fmt::format("there is no standard module \"{}\"", st.name);
+        d.labels.push_back({st.name_span, "imported here", true});
+        std::string all;
+        for (const auto& n : names) all += (all.empty() ? "std/" : ", std/") + n;
+        d.help = close.empty() ? "the standard modules are " + all : fmt::format("did you mean \"std/{}\"?", close[0]);
+        throw Error(std::move(d));
+      }
+    }
+    if (std::find(m->imports.begin(), m->imports.end(), dep) == m->imports.end()) m->imports.push_back(dep);
+  }
+  loading_.pop_back();
+
+  register_bindings(m);
+  declare_units(m);
+  for (const auto& st : m->ast.statements) {
+    if (st.value) check_units(*st.value);
+    if (st.base) check_units(*st.base);
+    if (st.expected) check_units(*st.expected);
+    if (st.tolerance) check_units(*st.tolerance);
+    for (const auto& p : st.params)
+      if (p.default_value) check_units(*p.default_value);
+    check_units(st.fields);
+  }
+  loaded_[key] = m;
+  return m;
+}
+
+void Interpreter::register_bindings(Module* m) {
+  for (const auto& st : m->ast.statements) {
+    if (st.kind != ast::StmtKind::Let && st.kind != ast::StmtKind::Fn && st.kind != ast::StmtKind::Record) continue;
+    if (auto it = m->own.find(st.name); it != m->own.end()) {
+      Diagnostic d;
+      d.code = codes::duplicate;
+      d.message = fmt::format("`{}` is defined twice in this file", st.name);
+      d.labels.push_back({st.name_span, "defined again here", true});
+      d.labels.push_back({it->second->stmt->name_span, "first defined here", false});
+      d.help = "give one of them another name";
+      throw Error(std::move(d));
+    }
+    Binding& b = bindings_.emplace_back();
+    b.name = st.name;
+    b.stmt = &st;
+    b.module = m;
+    if (st.kind == ast::StmtKind::Fn) {
+      b.fn.name = st.name;
+      b.fn.decl = &st;
+      b.fn.module = m;
+      int required = 0;
+      for (const auto& p : st.params)
+        if (!p.default_value) ++required;
+      b.fn.min_args = required;
+      b.fn.max_args = static_cast<int>(st.params.size());
+      std::string sig = st.name + "(";
+      for (std::size_t i = 0; i < st.params.size(); ++i) sig += (i ? ", " : "") + st.params[i].name;
+      b.fn.signature = sig + ")";
+    }
+    m->own[st.name] = &b;
+    m->order.push_back(&b);
+  }
+}
+
+void Interpreter::declare_units(Module* m) {
+  for (const auto& st : m->ast.statements) {
+    if (st.kind != ast::StmtKind::Unit) continue;
+    if (units_.has_exact(st.name)) {
+      // Importing the same file twice declares its units once; anything else is a clash.
+      fail(codes::unit_redefined, st.name_span, fmt::format("the unit `{}` is already defined", st.name),
+           "choose another symbol, or use the existing unit");
+    }
+    if (!st.value) {
+      if (!units_.declare_base(st.name))
+        fail(codes::size_limit, st.name_span,
+             fmt::format("too many base units: napkin holds at most {}", kMaxBaseUnits));
+      continue;
+    }
+    check_units(*st.value);
+    Value v = eval(*st.value, m->env);
+    const Quantity& q = expect_quantity(v, st.value.get(), "a unit's definition");
+    if (q.v <= 0) fail(codes::type_mismatch, st.value->span, "a unit must be a positive quantity");
+    units_.declare_derived(st.name, UnitDef{q.v, q.dim});
+  }
+}
+
+void Interpreter::check_units(const std::vector<ast::FieldDecl>& fields) {
+  for (const auto& f : fields) {
+    if (f.value) check_units(*f.value);
+    if (f.type.kind == ast::TypeKind::Unit) resolve_unit(f.type.unit);
+  }
+}
+
+void Interpreter::check_units(const ast::Expr& e) {
+  if (e.unit) resolve_unit(*e.unit);
+  for (const auto& c : e.items) check_units(*c);
+  check_units(e.fields);
+}
+
+UnitDef Interpreter::resolve_unit(const ast::UnitExpr& u) {
+  if (auto it = unit_cache_.find(u.text); it != unit_cache_.end()) return it->second;
+  UnitDef out;
+  for (const auto& t : u.terms) {
+    auto def = units_.lookup(t.symbol);
+    if (!def) {
+      Diagnostic d;
+      d.code = codes::unknown_unit;
+      d.message = fmt::format("unknown unit `{}`", t.symbol);
+      d.labels.push_back({t.span, "not a unit napkin knows", true});
+      auto s = units_.suggest(t.symbol);
+      if (!s.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < s.size(); ++i) list += (i ? (i + 1 == s.size() ? " or " : ", ") : "") + s[i];
+        d.help = fmt::format("did you mean {}?", list);
+      } else {
+        d.help = "units follow a number without spaces (5.3 TB/s); to divide by a name, put spaces around '/', "
+                 "or declare a new unit with `unit NAME`";
+      }
+      throw Error(std::move(d));
+    }
+    out.scale *= std::pow(def->scale, t.power);
+    out.dim = out.dim * def->dim.pow(t.power);
+  }
+  unit_cache_.emplace(u.text, out);
+  return out;
+}
+
+Module* Interpreter::prelude() {
+  if (prelude_) return prelude_;
+  std::string text;
+  for (const auto& n : std_modules()) text += "import \"std/" + n + "\"\n";
+  prelude_ = load_source("<prelude>", text, "");
+  return prelude_;
+}
+
+// ---- scopes and records ------------------------------------------------------
+
+Env* Interpreter::new_env(Env* parent, Record* self, Module* module) {
+  Env& e = envs_.emplace_back();
+  e.parent = parent;
+  e.self = self;
+  e.module = module;
+  return &e;
+}
+
+Record* Interpreter::new_record() { return &records_.emplace_back(); }
+
+Binding* Interpreter::find_binding(Module* m, const std::string& name) {
+  if (auto it = m->own.find(name); it != m->own.end()) return it->second;
+  if (auto it = m->lookup_cache.find(name); it != m->lookup_cache.end()) return it->second;
+  Binding* found = nullptr;
+  for (Module* dep : m->imports)
+    if ((found = find_binding(dep, name))) break;
+  m->lookup_cache.emplace(name, found);
+  return found;
+}
+
+Record* Interpreter::make_record(const ast::Stmt& s, Module* m) {
+  Record* base = nullptr;
+  if (s.base) {
+    Value b = eval(*s.base, m->env);
+    if (b.kind != Value::Kind::Record)
+      fail(codes::not_a_record, s.base->span,
+           fmt::format("`{}` is {}, not a record: only a record can be extended", print_expr(*s.base), describe_kind(b)));
+    base = b.rec;
+  }
+  Record* r = base ? derive(base, s.fields, m->env) : derive(nullptr, s.fields, m->env);
+  r->kind = s.record_kind;
+  r->name = s.name;
+  r->span = s.name_span;
+  return r;
+}
+
+Record* Interpreter::derive(Record* base, const std::vector<ast::FieldDecl>& fields, Env* env) {
+  Record* r = new_record();
+  if (base) {
+    r->kind = base->kind;
+    r->base = base;
+    r->slots = base->slots;
+    r->index = base->index;
+    r->state.resize(base->slots.size());
+  }
+  for (const auto& f : fields) r->add_or_override(f, env);
+  return r;
+}
+
+// ---- evaluation ------------------------------------------------------------
+
+void Interpreter::cycle_error(const std::string& label, Span span) {
+  std::string chain;
+  auto it = std::find_if(stack_.begin(), stack_.end(), [&](const Frame& f) { return f.label == label; });
+  for (auto i = it; i != stack_.end(); ++i) chain += i->label + " -> ";
+  chain += label;
+  Diagnostic d;
+  d.code = codes::cycle;
+  d.message = fmt::format("`{}` depends on itself", label);
+  d.labels.push_back({span, "needed again here while it is being computed", true});
+  if (it != stack_.end()) d.labels.push_back({it->span, "first needed here", false});
+  d.notes.push_back("cycle: " + chain);
+  d.help = "give one of the fields in the cycle a value that does not depend on the others";
+  throw Error(std::move(d));
+}
+
+Value Interpreter::top_value(Binding* b, Span use) {
+  FieldState& st = b->state;
+  if (st.status == FieldState::Status::Done) return st.value;
+  if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);
+  if (st.status == FieldState::Status::InProgress) cycle_error(b->name, use);
+  const ast::Stmt& s = *b->stmt;
+  if (s.kind == ast::StmtKind::Fn) {
+    st.value = Value::function(&b->fn);
+    st.status = FieldState::Status::Done;
+    return st.value;
+  }
+  st.status = FieldState::Status::InProgress;
+  stack_.push_back({b->name, use.valid() ? use : s.name_span});
+  Trace* saved = trace_;
+  trace_ = opts_.trace ? &st.trace : nullptr;
+  try {
+    Value v;
+    if (s.kind == ast::StmtKind::Record && !s.value) {
+      v = Value::record(make_record(s, b->module));
+    } else {
+      v = eval(*s.value, b->module->env);
+      if (v.kind == Value::Kind::Record && s.kind == ast::StmtKind::Record) {
+        if (v.rec->name.empty() || v.rec->name.find(" with ") != std::string::npos) {
+          v.rec->name = s.name;
+          v.rec->kind = s.record_kind;
+          v.rec->span = s.name_span;
+        }
+      }
+    }
+    st.value = v;
+    st.status = FieldState::Status::Done;
+  } catch (...) {
+    st.status = FieldState::Status::Failed;
+    st.error = std::current_exception();
+    trace_ = saved;
+    stack_.pop_back();
+    throw;
+  }
+  trace_ = saved;
+  stack_.pop_back();
+  return st.value;
+}
+
+void Interpreter::check_type(const Slot& slot, const Value& v, Record* r) {
+  if (!slot.type_decl) return;
+  const ast::TypeExpr& t = slot.type_decl->type;
+  bool ok = true;
+  std::string got;
+  switch (t.kind) {
+    case ast::TypeKind::None:
+    case ast::TypeKind::Any: return;
+    case ast::TypeKind::Count:
+      ok = v.kind == Value::Kind::Quantity && v.q.dim.dimensionless();
+      break;
+    case ast::TypeKind::Bool: ok = v.kind == Value::Kind::Bool; break;
+    case ast::TypeKind::String: ok = v.kind == Value::Kind::String; break;
+    case ast::TypeKind::Record: ok = v.kind == Value::Kind::Record; break;
+    case ast::TypeKind::List: ok = v.kind == Value::Kind::List; break;
+    case ast::TypeKind::Fn: ok = v.kind == Value::Kind::Function; break;
+    case ast::TypeKind::Unit: {
+      const UnitDef u = resolve_unit(t.unit);
+      ok = v.kind == Value::Kind::Quantity && v.q.dim == u.dim;
+      break;
+    }
+  }
+  if (ok) return;
+  got = v.kind == Value::Kind::Quantity ? dim_name(v.q.dim) : describe_kind(v);
+  std::string want = t.kind == ast::TypeKind::Unit ? dim_name(resolve_unit(t.unit).dim)
+                     : t.kind == ast::TypeKind::Count ? "a plain count"
+                                                      : t.text;
+  Diagnostic d;
+  d.code = codes::field_type;
+  d.message = fmt::format("`{}.{}` must be {} but this value is {}", r->name, slot.name, want, got);
+  d.labels.push_back({slot.decl->value ? slot.decl->value->span : slot.decl->span, "this is " + got, true});
+  d.labels.push_back({t.span, "declared here", false});
+  if (t.kind == ast::TypeKind::Unit && v.kind == Value::Kind::Quantity)
+    d.help = fmt::format("write the value with a unit of {}, e.g. `{}`", want, t.text);
+  throw Error(std::move(d));
+}
+
+Value Interpreter::field(Record* r, std::size_t i, Span use) {
+  FieldState& st = r->state[i];
+  if (st.status == FieldState::Status::Done) return st.value;
+  if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);
+  const Slot& slot = r->slots[i];
+  const std::string label = r->name + "." + slot.name;
+  if (st.status == FieldState::Status::InProgress) cycle_error(label, use);
+  if (!slot.decl->value) {
+    const ast::FieldDecl* declared = slot.type_decl ? slot.type_decl : slot.decl;
+    Diagnostic d;
+    d.code = codes::missing_input;
+    d.message = fmt::format("`{}` needs a value: `{}` is an input of {} with no value", label, slot.name,
+                            r->name);
+    if (use.valid()) d.labels.push_back({use, "needed here", true});
+    d.labels.push_back({declared->name_span, "declared here", !use.valid()});
+    d.help = fmt::format("give it one: `{} = ...` in {}, or `{} with {{ {} = ... }}`", slot.name, r->name,
+                         r->name, slot.name);
+    throw MissingInput(std::move(d), slot.name, declared->name_span);
+  }
+  st.status = FieldState::Status::InProgress;
+  stack_.push_back({label, use.valid() ? use : slot.decl->name_span});
+  Trace* saved = trace_;
+  trace_ = opts_.trace ? &st.trace : nullptr;
+  try {
+    Env* env = new_env(slot.env, r, nullptr);
+    Value v = eval(*slot.decl->value, env);
+    check_type(slot, v, r);
+    if (v.kind == Value::Kind::Record && v.rec->name.empty()) v.rec->name = label;
+    st.value = v;
+    st.status = FieldState::Status::Done;
+  } catch (Error& e) {
+    auto& notes = e.diagnostic().notes;
+    if (notes.size() < 6) notes.push_back(fmt::format("while computing {} ({})", label, slot.decl->name_span.where_line()));
+    st.status = FieldState::Status::Failed;
+    st.error = std::current_exception();
+    trace_ = saved;
+    stack_.pop_back();
+    throw;
+  } catch (...) {
+    st.status = FieldState::Status::Failed;
+    st.error = std::current_exception();
+    trace_ = saved;
+    stack_.pop_back();
+    throw;
+  }
+  trace_ = saved;
+  stack_.pop_back();
+  return st.value;
+}
+
+void Interpreter::record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b) {
+  if (trace_) trace_->entries.push_back({&node, v, rec, idx, b});
+}
+
+Value Interpreter::eval_in(Module* m, const ast::Expr& e, Trace* trace) {
+  Trace* saved = trace_;
+  trace_ = trace;
+  try {
+    Value v = eval(e, m->env);
+    trace_ = saved;
+    return v;
+  } catch (...) {
+    trace_ = saved;
+    throw;
+  }
+}
+
+Value Interpreter::finite(double v, Dim d, Span span) {
+  if (!std::isfinite(v)) {
+    fail(codes::not_finite, span,
+         std::isnan(v) ? "this has no defined value (not a number)" : "this overflows to infinity",
+         "check the magnitudes of the operands: napkin computes in double precision, up to about 1.8e308");
+  }
+  return Value::quantity(v, d);
+}
+
+const Quantity& Interpreter::expect_quantity(const Value& v, const ast::Expr* node, const char* what) {
+  if (v.kind != Value::Kind::Quantity) type_error(v, node, what);
+  return v.q;
+}
+
+void Interpreter::type_error(const Value& v, const ast::Expr* node, const char* expected) {
+  Diagnostic d;
+  d.code = codes::type_mismatch;
+  std::string shown = show(v);
+  d.message = fmt::format("expected {}, but this is {} ({})", expected, describe_kind(v), shown);
+  if (node) d.labels.push_back({node->span, "this is " + describe_kind(v), true});
+  throw Error(std::move(d));
+}
+
+std::string Interpreter::dim_name(const Dim& d) const {
+  if (d.dimensionless()) return "a plain number";
+  const std::string u = units_.format(d);
+  static const std::pair<const char*, const char*> names[] = {
+      {"B", "bytes"},          {"s", "time"},           {"FLOP", "FLOPs"},          {"token", "tokens"},
+      {"param", "parameters"}, {"USD", "money"},        {"B/s", "bandwidth"},       {"FLOP/s", "throughput"},
+      {"FLOP/B", "intensity"}, {"token/s", "a token rate"}, {"B/param", "bytes per parameter"},
+      {"B/token", "bytes per token"}, {"FLOP/token", "FLOPs per token"}};
+  for (auto [unit, word] : names)
+    if (u == unit) return fmt::format("{} ({})", u, word);
+  return u;
+}
+
+std::string Interpreter::show(const Value& v) const {
+  switch (v.kind) {
+    case Value::Kind::Quantity: return format_quantity(v.q, v.display.get(), units_, opts_.digits);
+    case Value::Kind::Bool: return v.b ? "true" : "false";
+    case Value::Kind::String: return "\"" + *v.s + "\"";
+    case Value::Kind::Record: return v.rec->name.empty() ? "<record>" : v.rec->name;
+    case Value::Kind::List: {
+      std::string t = "[";
+      for (std::size_t i = 0; i < v.list->size(); ++i) t += (i ? ", " : "") + show((*v.list)[i]);
+      return t + "]";
+    }
+    case Value::Kind::Function: return v.fn->signature.empty() ? "<fn " + v.fn->name + ">" : "fn " + v.fn->signature;
+  }
+  return "?";
+}
+
+Value Interpreter::eval(const ast::Expr& e, Env* env) {
+  struct DepthGuard {
+    std::size_t& d;
+    explicit DepthGuard(std::size_t& x) : d(x) { ++d; }
+    ~DepthGuard() { --d; }
+  } guard(eval_depth_);
+  if (eval_depth_ > kMaxEvalDepth)
+    fail(codes::recursion_limit, e.span,
+         fmt::format("evaluation nested deeper than {} levels (a very long chain of records or fields)", kMaxEvalDepth));
+  using K = ast::ExprKind;
+  switch (e.kind) {
+    case K::Number: {
+      double v = e.number;
+      Dim d;
+      if (e.percent) v *= 0.01;
+      if (e.unit) {
+        const UnitDef u = resolve_unit(*e.unit);
+        v *= u.scale;
+        d = u.dim;
+      }
+      return finite(v, d, e.span);
+    }
+    case K::String: return Value::string(e.text);
+    case K::Bool: return Value::boolean(e.boolean);
+    case K::List: {
+      std::vector<Value> items;
+      items.reserve(e.items.size());
+      for (const auto& c : e.items) items.push_back(eval(*c, env));
+      return Value::make_list(std::move(items));
+    }
+    case K::Name: return eval_name(e, env);
+    case K::Member: return eval_member(e, env);
+    case K::Call: return eval_call(e, env);
+    case K::Negate: {
+      Value v = eval(*e.items[0], env);
+      const Quantity& q = expect_quantity(v, e.items[0].get(), "a number to negate");
+      return Value::quantity(-q.v, q.dim);
+    }
+    case K::Not: {
+      Value v = eval(*e.items[0], env);
+      if (v.kind != Value::Kind::Bool) type_error(v, e.items[0].get(), "true or false after 'not'");
+      return Value::boolean(!v.b);
+    }
+    case K::If: {
+      Value c = eval(*e.items[0], env);
+      if (c.kind != Value::Kind::Bool) type_error(c, e.items[0].get(), "a condition (true or false)");
+      return eval(*e.items[c.b ? 1 : 2], env);
+    }
+    case K::Convert: {
+      Value v = eval(*e.items[0], env);
+      const Quantity& q = expect_quantity(v, e.items[0].get(), "a number to convert");
+      const UnitDef u = resolve_unit(*e.unit);
+      if (u.dim != q.dim) {
+        Diagnostic d;
+        d.code = codes::convert_mismatch;
+        d.message = fmt::format("cannot show {} in {}: it is {}, and {} is {}", show(v), e.unit->text,
+                                dim_name(q.dim), e.unit->text, dim_name(u.dim));
+        d.labels.push_back({e.items[0]->span, "this is " + dim_name(q.dim), true});
+        d.labels.push_back({e.unit->span, "this is " + dim_name(u.dim), false});
+        throw Error(std::move(d));
+      }
+      Value out = v;
+      out.display = std::make_shared<const DisplayUnit>(DisplayUnit{e.unit->text, u.scale});
+      return out;
+    }
+    case K::With: {
+      Value b = eval(*e.items[0], env);
+      if (b.kind != Value::Kind::Record)
+        fail(codes::not_a_record, e.items[0]->span,
+             fmt::format("`with` needs a record on its left, but this is {}", describe_kind(b)));
+      Record* r = derive(b.rec, e.fields, env);
+      r->name = "";
+      r->kind = b.rec->kind;
+      r->span = e.span;
+      for (const auto& f : e.fields)
+        if (!b.rec->find(f.name)) {
+          Diagnostic d;
+          d.code = codes::unknown_field;
+          d.message = fmt::format("{} has no field `{}` to replace", b.rec->name, f.name);
+          d.labels.push_back({f.name_span, "not a field of " + b.rec->name, true});
+          std::vector<std::string> names;
+          for (const auto& s : b.rec->slots) names.push_back(s.name);
+          auto close = closest(f.name, names);
+          d.help = close.empty() ? "`with` replaces existing fields; to add fields, declare a record that extends it"
+                                 : fmt::format("did you mean `{}`?", close[0]);
+          throw Error(std::move(d));
+        }
+      return Value::record(r);
+    }
+    case K::Binary: return eval_binary(e, env);
+  }
+  fail(codes::syntax, e.span, "internal: unknown expression");
+}
+
+Value Interpreter::eval_name(const ast::Expr& e, Env* env) {
+  const std::string& name = e.text;
+  for (Env* s = env; s; s = s->parent) {
+    if (s->self) {
+      if (auto it = s->self->index.find(name); it != s->self->index.end()) {
+        Value v = field(s->self, it->second, e.span);
+        record_trace(e, v, s->self, it->second, nullptr);
+        return v;
+      }
+    }
+    for (const auto& [n, v] : s->locals)
+      if (n == name) {
+        record_trace(e, v, nullptr, 0, nullptr);
+        return v;
+      }
+    if (s->module) {
+      if (Binding* b = find_binding(s->module, name)) {
+        Value v = top_value(b, e.span);
+        record_trace(e, v, nullptr, 0, b->stmt->kind == ast::StmtKind::Let ? b : nullptr);
+        return v;
+      }
+    }
+  }
+  if (const Function* f = builtin(name)) return Value::function(f);
+  unknown_name(e, env);
+}
+
+void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
+  std::vector<std::string> names;
+  for (Env* s = env; s; s = s->parent) {
+    if (s->self)
+      for (const auto& sl : s->self->slots) names.push_back(sl.name);
+    for (const auto& [n, v] : s->locals) names.push_back(n);
+    if (s->module) {
+      std::vector<Module*> todo{s->module};
+      for (std::size_t i = 0; i < todo.size() && i < 64; ++i) {
+        for (const auto& [n, b] : todo[i]->own) names.push_back(n);
+        for (Module* d : todo[i]->imports) todo.push_back(d);
+      }
+    }
+  }
+  for (const auto& [n, f] : builtins_) names.push_back(n);
+  Diagnostic d;
+  d.code = codes::unknown_name;
+  d.message = fmt::format("unknown name `{}`", e.text);
+  d.labels.push_back({e.span, "not defined here", true});
+  auto close = closest(e.text, names);
+  if (!close.empty())
+    d.help = fmt::format("did you mean `{}`?", close[0]);
+  else if (units_.lookup(e.text))
+    d.help = fmt::format("`{}` is a unit; a unit follows a number: write `1 {}`", e.text, e.text);
+  throw Error(std::move(d));
+}
+
+Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
+  Value base = eval(*e.items[0], env);
+  if (base.kind != Value::Kind::Record)
+    fail(codes::not_a_record, e.items[0]->span,
+         fmt::format("`.{}` needs a record on its left, but this is {} ({})", e.text, describe_kind(base), show(base)));
+  Record* r = base.rec;
+  auto it = r->index.find(e.text);
+  if (it == r->index.end()) {
+    std::vector<std::string> names;
+    for (const auto& s : r->slots) names.push_back(s.name);
+    Diagnostic d;
+    d.code = codes::unknown_field;
+    d.message = fmt::format("{} has no field `{}`", r->name.empty() ? "this record" : r->name, e.text);
+    d.labels.push_back({e.span, "unknown field", true});
+    auto close = closest(e.text, names);
+    if (!close.empty()) d.help = fmt::format("did you mean `{}`?", close[0]);
+    throw Error(std::move(d));
+  }
+  Value v = field(r, it->second, e.span);
+  record_trace(e, v, r, it->second, nullptr);
+  return v;
+}
+
+Value Interpreter::eval_call(const ast::Expr& e, Env* env) {
+  Value callee = eval(*e.items[0], env);
+  if (callee.kind != Value::Kind::Function)
+    fail(codes::not_callable, e.items[0]->span,
+         fmt::format("only functions can be called, but this is {} ({})", describe_kind(callee), show(callee)));
+  const Function& f = *callee.fn;
+  CallArgs args;
+  args.call = &e;
+  std::vector<std::string> names;
+  for (std::size_t i = 1; i < e.items.size(); ++i) {
+    args.values.push_back(eval(*e.items[i], env));
+    args.nodes.push_back(e.items[i].get());
+    names.push_back(e.arg_names[i - 1]);
+  }
+  if (f.builtin) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (!names[i].empty())
+        fail(codes::bad_arguments, args.nodes[i]->span, fmt::format("{} takes no named arguments", f.signature));
+    const int n = static_cast<int>(args.values.size());
+    if (n < f.min_args || (f.max_args >= 0 && n > f.max_args))
+      fail(codes::bad_arguments, e.span,
+           fmt::format("{} takes {} argument{}, but {} {} given", f.signature,
+                       f.max_args < 0 ? fmt::format("at least {}", f.min_args)
+                       : f.min_args == f.max_args ? fmt::format("{}", f.min_args)
+                                                  : fmt::format("{} to {}", f.min_args, f.max_args),
+                       f.max_args == 1 ? "" : "s", n, n == 1 ? "was" : "were"));
+    return f.builtin(*this, args);
+  }
+  return call_user(f, args, names);
+}
+
+Value Interpreter::call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names) {
+  const ast::Stmt& decl = *f.decl;
+  if (call_depth_ >= kMaxCallDepth)
+    fail(codes::recursion_limit, args.call->span,
+         fmt::format("functions nested deeper than {} calls (unbounded recursion in {}?)", kMaxCallDepth, f.name));
+  Env* fenv = new_env(f.module->env, nullptr, nullptr);
+  std::vector<const Value*> bound(decl.params.size(), nullptr);
+  std::size_t positional = 0;
+  for (std::size_t i = 0; i < args.values.size(); ++i) {
+    std::size_t slot;
+    if (names[i].empty()) {
+      slot = positional++;
+      if (slot >= decl.params.size())
+        fail(codes::bad_arguments, args.nodes[i]->span,
+             fmt::format("{} takes {} argument{}, but {} were given", f.signature, decl.params.size(),
+                         decl.params.size() == 1 ? "" : "s", args.values.size()));
+    } else {
+      auto it = std::find_if(decl.params.begin(), decl.params.end(), [&](const ast::Param& p) { return p.name == names[i]; });
+      if (it == decl.params.end()) {
+        std::vector<std::string> pn;
+        for (const auto& p : decl.params) pn.push_back(p.name);
+        auto close = closest(names[i], pn);
+        fail(codes::bad_arguments, args.nodes[i]->span,
+             fmt::format("{} has no parameter `{}`", f.signature, names[i]),
+             close.empty() ? "" : fmt::format("did you mean `{}`?", close[0]));
+      }
+      slot = static_cast<std::size_t>(it - decl.params.begin());
+    }
+    if (bound[slot])
+      fail(codes::bad_arguments, args.nodes[i]->span,
+           fmt::format("the argument `{}` of {} is given twice", decl.params[slot].name, f.signature));
+    bound[slot] = &args.values[i];
+  }
+  Trace* saved = trace_;
+  trace_ = nullptr;  // a derivation shows the call, not the inside of the function
+  ++call_depth_;
+  try {
+    for (std::size_t i = 0; i < decl.params.size(); ++i) {
+      if (bound[i]) {
+        fenv->locals.emplace_back(decl.params[i].name, *bound[i]);
+      } else if (decl.params[i].default_value) {
+        fenv->locals.emplace_back(decl.params[i].name, eval(*decl.params[i].default_value, fenv));
+      } else {
+        fail(codes::bad_arguments, args.call->span,
+             fmt::format("{} needs the argument `{}`", f.signature, decl.params[i].name),
+             fmt::format("pass it by position or by name: {}({} = ...)", f.name, decl.params[i].name));
+      }
+    }
+    Value v = eval(*decl.value, fenv);
+    --call_depth_;
+    trace_ = saved;
+    return v;
+  } catch (...) {
+    --call_depth_;
+    trace_ = saved;
+    throw;
+  }
+}
+
+Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
+  using B = ast::BinOp;
+  const ast::Expr& le = *e.items[0];
+  const ast::Expr& re = *e.items[1];
+  if (e.op == B::And || e.op == B::Or) {
+    Value l = eval(le, env);
+    if (l.kind != Value::Kind::Bool) type_error(l, &le, e.op == B::And ? "true or false before 'and'" : "true or false before 'or'");
+    if (e.op == B::And && !l.b) return l;
+    if (e.op == B::Or && l.b) return l;
+    Value r = eval(re, env);
+    if (r.kind != Value::Kind::Bool) type_error(r, &re, e.op == B::And ? "true or false after 'and'" : "true or false after 'or'");
+    return r;
+  }
+  Value l = eval(le, env);
+  Value r = eval(re, env);
+  if (e.op == B::Eq || e.op == B::Ne) {
+    if (l.kind != Value::Kind::Quantity || r.kind != Value::Kind::Quantity) {
+      bool same;
+      if (l.kind != r.kind)
+        same = false;
+      else if (l.kind == Value::Kind::Bool)
+        same = l.b == r.b;
+      else if (l.kind == Value::Kind::String)
+        same = *l.s == *r.s;
+      else if (l.kind == Value::Kind::Record)
+        same = l.rec == r.rec;
+      else
+        fail(codes::type_mismatch, e.span, fmt::format("cannot compare two values of kind {}", kind_name(l.kind)));
+      if (l.kind != r.kind) {
+        Diagnostic d;
+        d.code = codes::type_mismatch;
+        d.message = fmt::format("cannot compare {} with {}", describe_kind(l), describe_kind(r));
+        d.labels.push_back({le.span, "this is " + describe_kind(l), true});
+        d.labels.push_back({re.span, "this is " + describe_kind(r), false});
+        throw Error(std::move(d));
+      }
+      return Value::boolean(e.op == B::Eq ? same : !same);
+    }
+  }
+  const bool comparison = e.op == B::Eq || e.op == B::Ne || e.op == B::Lt || e.op == B::Le || e.op == B::Gt || e.op == B::Ge;
+  const char* what = comparison ? "a number to compare" : "a number";
+  const Quantity& a = expect_quantity(l, &le, what);
+  const Quantity& b = expect_quantity(r, &re, what);
+  if ((e.op == B::Add || e.op == B::Sub || comparison) && a.dim != b.dim) {
+    Diagnostic d;
+    d.code = comparison ? codes::compare_mismatch : codes::add_mismatch;
+    const std::string da = dim_name(a.dim), db = dim_name(b.dim);
+    d.message = comparison ? fmt::format("cannot compare {} with {}", da, db)
+                : e.op == B::Add ? fmt::format("cannot add {} and {}", da, db)
+                                 : fmt::format("cannot subtract {} from {}", db, da);
+    d.labels.push_back({le.span, fmt::format("this is {} ({})", da, show(l)), true});
+    d.labels.push_back({re.span, fmt::format("this is {} ({})", db, show(r)), false});
+    d.help = comparison ? "both sides of a comparison must have the same dimension"
+                        : fmt::format("both sides of `{}` must have the same dimension", ast::op_text(e.op));
+    throw Error(std::move(d));
+  }
+  switch (e.op) {
+    case B::Add: return finite(a.v + b.v, a.dim, e.span);
+    case B::Sub: return finite(a.v - b.v, a.dim, e.span);
+    case B::Mul: return finite(a.v * b.v, a.dim * b.dim, e.span);
+    case B::Div:
+      if (b.v == 0) {
+        Diagnostic d;
+        d.code = codes::division_by_zero;
+        d.message = "division by zero";
+        d.labels.push_back({re.span, fmt::format("this is {}", show(r)), true});
+        throw Error(std::move(d));
+      }
+      return finite(a.v / b.v, a.dim / b.dim, e.span);
+    case B::Pow: {
+      if (!b.dim.dimensionless())
+        fail(codes::bad_power, re.span, fmt::format("an exponent must be a plain number, but this is {}", dim_name(b.dim)));
+      if (a.dim.dimensionless()) return finite(std::pow(a.v, b.v), a.dim, e.span);
+      if (b.v != std::trunc(b.v) || std::fabs(b.v) > 16)
+        fail(codes::bad_power, re.span,
+             fmt::format("{} can only be raised to a whole power (up to 16), not {}", dim_name(a.dim), show(r)),
+             "a fractional power of a unit has no meaning; take the power of a plain number instead");
+      const int n = static_cast<int>(b.v);
+      for (auto x : a.dim.e)
+        if (std::abs(x * n) > 100) fail(codes::bad_power, e.span, "the unit's power grows too large");
+      return finite(std::pow(a.v, b.v), a.dim.pow(n), e.span);
+    }
+    case B::Eq: return Value::boolean(a.v == b.v);
+    case B::Ne: return Value::boolean(a.v != b.v);
+    case B::Lt: return Value::boolean(a.v < b.v);
+    case B::Le: return Value::boolean(a.v <= b.v);
+    case B::Gt: return Value::boolean(a.v > b.v);
+    case B::Ge: return Value::boolean(a.v >= b.v);
+    default: break;
+  }
+  fail(codes::syntax, e.span, "internal: unknown operator");
+}
+
+// ---- checks ----------------------------------------------------------------
+
+CheckResult Interpreter::run_check(const ast::Stmt& s) {
+  CheckResult res;
+  res.stmt = &s;
+  res.source = std::string(s.span.text());
+  res.line = s.span.file->line_col(s.span.begin).first;
+  Module* m = nullptr;
+  for (const auto& mod : modules_)
+    if (mod->file.get() == s.span.file) m = mod.get();
+  Trace* saved = trace_;
+  trace_ = &res.trace;
+  try {
+    Value a = eval(*s.value, m->env);
+    if (!s.approx) {
+      if (a.kind != Value::Kind::Bool) type_error(a, s.value.get(), "a condition (true or false) after 'check'");
+      res.passed = a.b;
+    } else {
+      Value b = eval(*s.expected, m->env);
+      Value t = eval(*s.tolerance, m->env);
+      const Quantity& qa = expect_quantity(a, s.value.get(), "a number before '≈'");
+      const Quantity& qb = expect_quantity(b, s.expected.get(), "a number after '≈'");
+      const Quantity& qt = expect_quantity(t, s.tolerance.get(), "a tolerance after 'within'");
+      if (qa.dim != qb.dim) {
+        Diagnostic d;
+        d.code = codes::compare_mismatch;
+        d.message = fmt::format("cannot compare {} with {}", dim_name(qa.dim), dim_name(qb.dim));
+        d.labels.push_back({s.value->span, fmt::format("this is {} ({})", dim_name(qa.dim), show(a)), true});
+        d.labels.push_back({s.expected->span, fmt::format("this is {} ({})", dim_name(qb.dim), show(b)), false});
+        throw Error(std::move(d));
+      }
+      res.actual = a;
+      res.expected = b;
+      const double diff = std::fabs(qa.v - qb.v);
+      if (qt.dim.dimensionless()) {
+        const double rel = qb.v == 0 ? (qa.v == 0 ? 0 : INFINITY) : diff / std::fabs(qb.v);
+        res.passed = rel <= qt.v * (1 + 1e-12);
+        res.detail = fmt::format("off by {}% (allowed {}%)", format_number(rel * 100, 3), format_number(qt.v * 100, 3));
+      } else if (qt.dim == qa.dim) {
+        res.passed = diff <= qt.v;
+        res.detail = fmt::format("off by {} (allowed {})", show(Value::quantity(diff, qa.dim)), show(t));
+      } else {
+        fail(codes::compare_mismatch, s.tolerance->span,
+             fmt::format("a tolerance must be a plain fraction (1%) or {} like the values, but this is {}",
+                         dim_name(qa.dim), dim_name(qt.dim)));
+      }
+    }
+  } catch (...) {
+    trace_ = saved;
+    throw;
+  }
+  trace_ = saved;
+  return res;
+}
+
+}  // namespace napkin

@@ -1,0 +1,168 @@
+#pragma once
+// The evaluator: modules and their top-level bindings, lazy late-bound
+// records, functions and builtins. Evaluation records, per field, the value
+// of every name its formula used, so derivations can be printed afterwards.
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "../grammar/ast.hpp"
+#include "../grammar/diagnostic.hpp"
+#include "format.hpp"
+#include "record.hpp"
+#include "units.hpp"
+#include "value.hpp"
+
+namespace napkin {
+
+class Interpreter;
+struct Module;
+
+struct CallArgs {
+  const ast::Expr* call = nullptr;     // the call expression, for spans
+  std::vector<Value> values;
+  std::vector<const ast::Expr*> nodes;  // the argument expressions
+};
+
+struct Function {
+  std::string name;
+  const ast::Stmt* decl = nullptr;  // a user `fn`
+  Module* module = nullptr;
+  using Builtin = Value (*)(Interpreter&, const CallArgs&);
+  Builtin builtin = nullptr;
+  int min_args = 0;
+  int max_args = 0;  // -1: any number
+  std::string signature;  // "max(a, b, ...)"
+};
+
+struct Env {
+  Env* parent = nullptr;
+  Record* self = nullptr;
+  Module* module = nullptr;
+  std::vector<std::pair<std::string, Value>> locals;
+};
+
+// A top-level name: a let, a record, a function.
+struct Binding {
+  std::string name;
+  const ast::Stmt* stmt = nullptr;
+  Module* module = nullptr;
+  FieldState state;
+  Function fn;  // for `fn` statements
+};
+
+struct Module {
+  std::unique_ptr<SourceFile> file;
+  ast::Module ast;
+  std::vector<Module*> imports;
+  std::unordered_map<std::string, Binding*> own;
+  std::vector<Binding*> order;
+  std::unordered_map<std::string, Binding*> lookup_cache;
+  Env* env = nullptr;
+  bool is_std = false;
+};
+
+struct CheckResult {
+  const ast::Stmt* stmt = nullptr;
+  bool passed = false;
+  std::string source;  // the check as written
+  int line = 0;
+  Trace trace;
+  Value actual, expected;  // for ≈ checks
+  std::string detail;      // "off by 2.3% (allowed 1%)"
+};
+
+struct Options {
+  int digits = 4;
+  bool trace = true;  // record derivations
+  std::string stdlib_dir;  // read std/ from here instead of the embedded copy
+};
+
+class Interpreter {
+ public:
+  explicit Interpreter(Options opts = {});
+  ~Interpreter();
+
+  Module* load_file(const std::string& path);
+  Module* load_source(std::string name, std::string text, std::string dir);
+  Module* load_std(const std::string& name);  // "transformer"
+  static std::vector<std::string> std_modules();
+
+  // A module that imports the whole standard library, for `napkin eval`.
+  Module* prelude();
+  Value eval_in(Module* m, const ast::Expr& e, Trace* trace = nullptr);
+
+  Value top_value(Binding* b, Span use);
+  Value field(Record* r, std::size_t i, Span use);
+  Binding* find_binding(Module* m, const std::string& name);
+  CheckResult run_check(const ast::Stmt& check);
+
+  std::string show(const Value& v) const;
+  std::string dim_name(const Dim& d) const;  // "B/s", or "dimensionless"
+  UnitTable& units() { return units_; }
+  const UnitTable& units() const { return units_; }
+  const Options& options() const { return opts_; }
+  std::size_t call_depth() const { return call_depth_; }
+
+  // Builtins are looked up by name after every scope.
+  const Function* builtin(const std::string& name) const;
+
+ private:
+  friend struct BuiltinAccess;
+  Options opts_;
+  UnitTable units_;
+  std::deque<Record> records_;
+  std::deque<Env> envs_;
+  std::deque<Binding> bindings_;
+  std::vector<std::unique_ptr<Module>> modules_;
+  std::unordered_map<std::string, Module*> loaded_;  // by display name
+  std::vector<std::string> loading_;                 // import chain, for cycles
+  std::unordered_map<std::string, Function> builtins_;
+  std::unordered_map<std::string, UnitDef> unit_cache_;
+  Module* prelude_ = nullptr;
+
+  struct Frame {
+    std::string label;
+    Span span;
+  };
+  std::vector<Frame> stack_;
+  Trace* trace_ = nullptr;
+  std::size_t call_depth_ = 0;
+  std::size_t eval_depth_ = 0;
+
+  Module* load_parsed(std::unique_ptr<SourceFile> file);
+  std::unique_ptr<SourceFile> read_import(Module* from, const ast::Stmt& imp);
+  void register_bindings(Module* m);
+  void declare_units(Module* m);
+  void check_units(const ast::Expr& e);
+  void check_units(const std::vector<ast::FieldDecl>& fields);
+
+  Env* new_env(Env* parent, Record* self, Module* module);
+  Record* new_record();
+  Record* make_record(const ast::Stmt& s, Module* m);
+  Record* derive(Record* base, const std::vector<ast::FieldDecl>& fields, Env* env);
+
+  Value eval(const ast::Expr& e, Env* env);
+  Value eval_name(const ast::Expr& e, Env* env);
+  Value eval_member(const ast::Expr& e, Env* env);
+  Value eval_call(const ast::Expr& e, Env* env);
+  Value eval_binary(const ast::Expr& e, Env* env);
+  Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names);
+  UnitDef resolve_unit(const ast::UnitExpr& u);
+  void check_type(const Slot& slot, const Value& v, Record* r);
+  void record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b);
+  [[noreturn]] void unknown_name(const ast::Expr& e, Env* env);
+  [[noreturn]] void cycle_error(const std::string& label, Span span);
+
+ public:
+  // Used by builtins.
+  const Quantity& expect_quantity(const Value& v, const ast::Expr* node, const char* what);
+  [[noreturn]] void type_error(const Value& v, const ast::Expr* node, const char* expected);
+  void register_builtin(Function f);
+  Value finite(double v, Dim d, Span span);
+};
+
+}  // namespace napkin

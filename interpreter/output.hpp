@@ -1,0 +1,19 @@
+#pragma once
+// Output formats for a report and for an explanation.
+#include <string>
+
+#include "explain.hpp"
+#include "report.hpp"
+
+namespace napkin {
+
+struct TextOptions {
+  bool steps = false;
+};
+
+std::string report_text(const Interpreter& in, const Report& r, const TextOptions& opts);
+std::string report_json(const Interpreter& in, const Report& r);
+std::string checks_text(const Interpreter& in, const std::vector<CheckResult>& checks, bool list_passed);
+std::string check_failure_text(const Interpreter& in, const CheckResult& c);
+
+}  // namespace napkin

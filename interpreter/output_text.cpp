@@ -1,0 +1,98 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "output.hpp"
+
+namespace napkin {
+namespace {
+
+std::size_t width(const std::string& s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
+
+void field_lines(const FieldReport& f, std::size_t name_width, const std::string& indent, bool steps, std::string& out) {
+  const std::string head = indent + pad(f.name, name_width) + " = ";
+  if (!f.ok) {
+    out += fmt::format("{}needs {} (declared at {})\n", head, f.needs, f.declared_at);
+    return;
+  }
+  if (!steps) {
+    out += head + f.derivation.result + "\n";
+    return;
+  }
+  const auto lines = derivation_lines(f.derivation);
+  const std::string cont = indent + std::string(name_width, ' ') + " = ";
+  for (std::size_t i = 0; i < lines.size(); ++i) out += (i == 0 ? head : cont) + lines[i] + "\n";
+}
+
+}  // namespace
+
+std::string check_failure_text(const Interpreter& in, const CheckResult& c) {
+  std::string out = fmt::format("✗ {}:{}: {}\n", c.stmt->span.file->name, c.line, c.source);
+  Derivation d = derive_text(in, *c.stmt->value, c.trace,
+                             c.stmt->approx ? c.actual : Value::boolean(false));
+  if (c.stmt->approx) {
+    out += fmt::format("    {} = {}\n", d.formula, d.result);
+    if (d.substituted != d.formula && d.substituted != d.result) out += fmt::format("    {:{}}   (= {})\n", "", 0, d.substituted);
+    out += fmt::format("    expected {}: {}\n", in.show(c.expected), c.detail);
+  } else {
+    out += fmt::format("    {}\n", d.formula);
+    if (d.substituted != d.formula) out += fmt::format("  = {}\n", d.substituted);
+    out += "  = false\n";
+  }
+  return out;
+}
+
+std::string checks_text(const Interpreter& in, const std::vector<CheckResult>& checks, bool list_passed) {
+  std::string out;
+  int passed = 0;
+  for (const auto& c : checks) {
+    if (c.passed) {
+      ++passed;
+      if (list_passed) {
+        std::string extra;
+        if (c.stmt->approx) extra = fmt::format("  ({})", in.show(c.actual));
+        out += fmt::format("✓ {}{}\n", c.source, extra);
+      }
+    } else {
+      out += check_failure_text(in, c);
+    }
+  }
+  out += fmt::format("{} passed, {} failed\n", passed, static_cast<int>(checks.size()) - passed);
+  return out;
+}
+
+std::string report_text(const Interpreter& in, const Report& r, const TextOptions& opts) {
+  std::string out;
+  bool first = true;
+  bool prev_let = false;
+  std::size_t let_width = 0;
+  for (const auto& s : r.sections)
+    if (s.kind == "let") let_width = std::max(let_width, width(s.name));
+  for (const auto& s : r.sections) {
+    if (s.kind == "let") {
+      if (!first && !prev_let) out += "\n";
+      field_lines(s.fields[0], opts.steps ? width(s.name) : let_width, "", opts.steps, out);
+      prev_let = true;
+      first = false;
+      continue;
+    }
+    if (!first) out += "\n";
+    first = false;
+    prev_let = false;
+    out += s.base.empty() ? fmt::format("{} {}\n", s.kind, s.name) : fmt::format("{} {} extends {}\n", s.kind, s.name, s.base);
+    std::size_t w = 0;
+    for (const auto& f : s.fields) w = std::max(w, width(f.name));
+    for (const auto& f : s.fields) field_lines(f, opts.steps ? width(f.name) : w, "  ", opts.steps, out);
+  }
+  if (!r.checks.empty()) {
+    out += "\nchecks\n";
+    out += checks_text(in, r.checks, true);
+  }
+  return out;
+}
+
+}  // namespace napkin

@@ -1,0 +1,76 @@
+#pragma once
+// Records: ordered fields, each a formula evaluated on first use and
+// remembered. A field's formula is evaluated with `self` bound to the record
+// being asked, which is what makes `extends` and `with` late-bound.
+#include <exception>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "../grammar/ast.hpp"
+#include "value.hpp"
+
+namespace napkin {
+
+struct Env;
+struct Binding;
+
+// What a field's formula saw while it was evaluated: the value of every name
+// it referred to, and which record field that name resolved to.
+struct TraceEntry {
+  const ast::Expr* node = nullptr;
+  Value value;
+  Record* rec = nullptr;  // set when the name resolved to a record field
+  std::size_t field = 0;
+  Binding* binding = nullptr;  // set when it resolved to a top-level let
+};
+
+struct Trace {
+  std::vector<TraceEntry> entries;
+};
+
+struct Slot {
+  std::string name;
+  const ast::FieldDecl* decl = nullptr;       // the declaration that gives the value (may have none)
+  const ast::FieldDecl* type_decl = nullptr;  // where its type was declared, if any
+  Env* env = nullptr;                         // the scope the declaration was written in
+};
+
+struct FieldState {
+  enum class Status : std::uint8_t { Unevaluated, InProgress, Done, Failed };
+  Status status = Status::Unevaluated;
+  Value value;
+  std::exception_ptr error;
+  Trace trace;
+};
+
+struct Record {
+  std::string kind;  // model, hardware, scenario, record
+  std::string name;  // "drill", "decode_int8", "decode.model"
+  Span span;         // where it was declared
+  Record* base = nullptr;
+  std::vector<Slot> slots;
+  std::unordered_map<std::string, std::size_t> index;
+  std::vector<FieldState> state;
+
+  const Slot* find(const std::string& n) const {
+    auto it = index.find(n);
+    return it == index.end() ? nullptr : &slots[it->second];
+  }
+  std::size_t add_or_override(const ast::FieldDecl& f, Env* env) {
+    auto it = index.find(f.name);
+    if (it == index.end()) {
+      index.emplace(f.name, slots.size());
+      slots.push_back(Slot{f.name, &f, f.type.kind != ast::TypeKind::None ? &f : nullptr, env});
+      state.emplace_back();
+      return slots.size() - 1;
+    }
+    Slot& s = slots[it->second];
+    s.decl = &f;
+    s.env = env;
+    if (f.type.kind != ast::TypeKind::None) s.type_decl = &f;
+    return it->second;
+  }
+};
+
+}  // namespace napkin
