@@ -59,7 +59,7 @@ class Printer {
   explicit Printer(const PrintOptions& o) : o_(o) {}
 
   Printed print(const Expr& e) {
-    if (o_.substitute && (e.kind == ExprKind::Name || e.kind == ExprKind::Member))
+    if (o_.substitute)
       if (auto s = o_.substitute(e)) {
         const bool compound = s->find('/') != std::string::npos || s->find(' ') != std::string::npos ||
                               (!s->empty() && (*s)[0] == '-');

@@ -12,7 +12,7 @@ namespace napkin {
 
 struct PrintOptions {
   bool pretty = false;  // `·` for `*` (derivations) instead of `*` (source)
-  // Replace a node (a name or a member access) by a text, e.g. its value.
+  // Replace a node by a text: a name by its value, an `if` by its branch.
   std::function<std::optional<std::string>(const ast::Expr&)> substitute;
 };
 

@@ -92,51 +92,51 @@ struct paren_expr : if_must<one<'('>, sp, value_expr, sp, paren_close> {};
 struct primary : sor<number_literal, dollar_literal, string_literal, list_literal, paren_expr,
                      kw_true, kw_false, name> {};
 
-struct named_arg : seq<name, sp, one<'='>, not_at<one<'='>>, sp, value_expr> {};
+struct named_arg : seq<name, sp, one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
 struct call_arg : sor<named_arg, expr> {};
 struct call_close : one<')'> {};
 struct call_args
     : if_must<one<'('>, sp, opt<call_arg, sp, star<one<','>, sp, call_arg, sp>, opt<one<','>, sp>>, call_close> {};
 struct member_name : seq<name> {};
-struct member : seq<sp, one<'.'>, sp, member_name> {};
+struct member : seq<sp, one<'.'>, sp, must<member_name>> {};
 struct with_body : seq<block> {};
-struct with_block : seq<sp, kw_with, sp, with_body> {};
+struct with_block : seq<sp, kw_with, sp, must<with_body>> {};
 struct postfix_op : sor<call_args, member, with_block> {};
 struct postfix_expr : seq<primary, star<postfix_op>> {};
 
 struct unary_expr;
 struct pow_op : one<'^'> {};
 struct pow_rhs : seq<unary_expr> {};
-struct pow_expr : seq<postfix_expr, opt<sp, pow_op, sp, pow_rhs>> {};
+struct pow_expr : seq<postfix_expr, opt<sp, pow_op, sp, must<pow_rhs>>> {};
 struct neg_op : one<'-'> {};
 struct neg_expr : seq<neg_op, sp, unary_expr> {};
 struct unary_expr : sor<neg_expr, pow_expr> {};
 
 struct mul_op : sor<one<'*'>, one<'/'>, TAO_PEGTL_NAMESPACE::utf8::one<0x00B7, 0x00D7>> {};
 struct mul_rhs : seq<unary_expr> {};
-struct mul_expr : seq<unary_expr, star<sp, mul_op, sp, mul_rhs>> {};
+struct mul_expr : seq<unary_expr, star<sp, mul_op, sp, must<mul_rhs>>> {};
 
 struct add_op : sor<one<'+'>, seq<one<'-'>, not_at<one<'>'>>>> {};
 struct add_rhs : seq<mul_expr> {};
-struct add_expr : seq<mul_expr, star<sp, add_op, sp, add_rhs>> {};
+struct add_expr : seq<mul_expr, star<sp, add_op, sp, must<add_rhs>>> {};
 
 struct cmp_op : sor<string<'=', '='>, string<'!', '='>, string<'<', '='>, string<'>', '='>, one<'<'>, one<'>'>> {};
 struct cmp_rhs : seq<add_expr> {};
-struct cmp_expr : seq<add_expr, opt<sp, cmp_op, sp, cmp_rhs>> {};
+struct cmp_expr : seq<add_expr, opt<sp, cmp_op, sp, must<cmp_rhs>>> {};
 
 struct not_expr;
 struct not_rhs : seq<not_expr> {};
 struct not_op : seq<kw_not> {};
-struct not_expr : sor<seq<not_op, sp, not_rhs>, cmp_expr> {};
+struct not_expr : sor<seq<not_op, sp, must<not_rhs>>, cmp_expr> {};
 struct and_rhs : seq<not_expr> {};
-struct and_expr : seq<not_expr, star<sp, kw_and, sp, and_rhs>> {};
+struct and_expr : seq<not_expr, star<sp, kw_and, sp, must<and_rhs>>> {};
 struct or_rhs : seq<and_expr> {};
-struct or_expr : seq<and_expr, star<sp, kw_or, sp, or_rhs>> {};
+struct or_expr : seq<and_expr, star<sp, kw_or, sp, must<or_rhs>>> {};
 
 struct arrow : string<'-', '>'> {};
 struct convert_percent : one<'%'> {};
 struct convert_unit : sor<convert_percent, unit_expr> {};
-struct convert_expr : seq<or_expr, opt<sp, arrow, sp, convert_unit>> {};
+struct convert_expr : seq<or_expr, opt<sp, arrow, sp, must<convert_unit>>> {};
 
 struct if_then : seq<kw_then> {};
 struct if_else : seq<kw_else> {};
@@ -148,8 +148,8 @@ struct value_expr : seq<expr> {};
 
 // ---- blocks and fields ---------------------------------------------------
 struct type_expr : seq<unit_expr> {};
-struct field_type : seq<one<':'>, sp, type_expr, opt<sp, one<'='>, sp, value_expr>> {};
-struct field_value : seq<one<'='>, not_at<one<'='>>, sp, value_expr> {};
+struct field_type : seq<one<':'>, sp, must<type_expr>, opt<sp, one<'='>, sp, must<value_expr>>> {};
+struct field_value : seq<one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
 struct field_rest : sor<field_type, field_value> {};
 struct field : if_must<name, sp, field_rest> {};
 struct field_sep : opt<one<',', ';'>, sp> {};
@@ -163,7 +163,7 @@ struct let_name : seq<name> {};
 struct let_equals : one<'='> {};
 struct let_stmt : if_must<kw_let, sp, let_name, sp, let_equals, sp, value_expr> {};
 
-struct param_default : seq<one<'='>, sp, value_expr> {};
+struct param_default : seq<one<'='>, sp, must<value_expr>> {};
 struct param : seq<name, sp, opt<param_default>> {};
 struct param_close : one<')'> {};
 struct param_list : seq<one<'('>, sp, opt<param, sp, star<one<','>, sp, param, sp>>, param_close> {};
@@ -172,15 +172,15 @@ struct fn_name : seq<name> {};
 struct fn_stmt : if_must<kw_fn, sp, fn_name, sp, param_list, sp, fn_equals, sp, value_expr> {};
 
 struct unit_name : seq<unit_symbol> {};
-struct unit_value : seq<one<'='>, sp, value_expr> {};
+struct unit_value : seq<one<'='>, sp, must<value_expr>> {};
 struct unit_stmt : if_must<kw_unit, sp, unit_name, opt<sp, unit_value>> {};
 
 struct record_kind : sor<kw_model, kw_hardware, kw_scenario, kw_record> {};
 struct record_name : seq<name> {};
 struct record_base : seq<name, star<one<'.'>, name>> {};
 struct extends_base : seq<record_base> {};
-struct record_extends : seq<kw_extends, sp, extends_base> {};
-struct record_alias : seq<one<'='>, sp, value_expr> {};
+struct record_extends : seq<kw_extends, sp, must<extends_base>> {};
+struct record_alias : seq<one<'='>, sp, must<value_expr>> {};
 struct record_body : seq<opt<record_extends, sp>, block> {};
 struct record_rest : sor<record_alias, record_body> {};
 struct record_stmt : if_must<record_kind, sp, record_name, sp, record_rest> {};
@@ -192,14 +192,14 @@ struct check_within : seq<kw_within> {};
 struct check_approx : if_must<approx_op, sp, check_rhs, sp, check_within, sp, check_tolerance> {};
 struct check_stmt : if_must<kw_check, sp, value_expr, opt<sp, check_approx>> {};
 
-struct assign_stmt : seq<name, sp, one<'='>, not_at<one<'='>>, sp, value_expr> {};
+struct assign_stmt : seq<name, sp, one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
 
 struct statement : sor<import_stmt, let_stmt, fn_stmt, unit_stmt, record_stmt, check_stmt, assign_stmt> {};
 struct end_of_file : eof {};
-struct file : seq<opt<utf8::bom>, sp, star<statement, sp>, end_of_file> {};
+struct file : seq<opt<utf8::bom>, sp, star<statement, sp>, must<end_of_file>> {};
 
 // A single expression, for `napkin eval`.
 struct end_of_expr : eof {};
-struct expression_only : seq<sp, value_expr, sp, end_of_expr> {};
+struct expression_only : seq<sp, must<value_expr>, sp, must<end_of_expr>> {};
 
 }  // namespace napkin::rules

@@ -20,11 +20,25 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
   plain.pretty = true;
   d.formula = print_expr(formula, plain);
   PrintOptions sub = plain;
-  sub.substitute = [&](const ast::Expr& node) -> std::optional<std::string> {
-    for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it)
-      if (it->node == &node) return in.show(it->value);
+  std::function<std::optional<std::string>(const ast::Expr&)> substitute;
+  substitute = [&](const ast::Expr& node) -> std::optional<std::string> {
+    if (node.kind != ast::ExprKind::Name && node.kind != ast::ExprKind::Member && node.kind != ast::ExprKind::If)
+      return std::nullopt;
+    for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it) {
+      if (it->node != &node) continue;
+      if (node.kind == ast::ExprKind::If) {
+        // The branch that was taken, substituted in turn.
+        PrintOptions branch;
+        branch.pretty = true;
+        branch.substitute = substitute;
+        return print_expr(*node.items[it->value.b ? 1 : 2], branch);
+      }
+      if (it->value.kind == Value::Kind::Function) return std::nullopt;  // keep the function's name
+      return in.show(it->value);
+    }
     return std::nullopt;
   };
+  sub.substitute = substitute;
   d.substituted = print_expr(formula, sub);
   return d;
 }

@@ -18,6 +18,7 @@ struct Builder {
     std::set<std::pair<const void*, std::size_t>> here;
     for (const auto& e : t.entries) {
       if (e.value.kind == Value::Kind::Record || e.value.kind == Value::Kind::Function) continue;
+      if (e.node->kind == ast::ExprKind::If) continue;
       if (e.rec) {
         if (!here.insert({e.rec, e.field}).second) continue;
         out.push_back(field_node(e.rec, e.field, depth));

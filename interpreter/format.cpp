@@ -102,7 +102,7 @@ std::string format_quantity(const Quantity& q, const DisplayUnit* display, const
   }
   if (head == kByte || head == kFlop || head == kToken || head == kParam) {
     static constexpr Scale si[] = {{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18}};
-    if (a >= 1e4) {
+    if (a >= 1e4 && a < 1e21) {
       Scale pick = si[0];
       for (const auto& s : si)
         if (a >= s.factor * 0.99995) pick = s;

@@ -623,6 +623,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
     case K::If: {
       Value c = eval(*e.items[0], env);
       if (c.kind != Value::Kind::Bool) type_error(c, e.items[0].get(), "a condition (true or false)");
+      record_trace(e, c, nullptr, 0, nullptr);  // which branch, for the derivation
       return eval(*e.items[c.b ? 1 : 2], env);
     }
     case K::Convert: {

@@ -1,0 +1,33 @@
+# The quick start: `make demo` and `make test` on a fresh Debian 12 machine.
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+NAPKIN := ./$(BUILD_DIR)/napkin
+
+.PHONY: all deps configure build demo test golden clean
+
+all: build
+
+deps:
+	@.ci/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j$(JOBS)
+
+demo: build
+	@$(NAPKIN) run examples/exercise1_size_a_model.napkin --steps
+	@echo
+	@$(NAPKIN) explain examples/exercise1_size_a_model.napkin decode.tokens_per_s
+
+test: build
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)
+
+# Regenerate the golden outputs; read `git diff tests/` before committing.
+golden: build
+	@tests/golden/update.sh $(NAPKIN)
+
+clean:
+	@rm -rf $(BUILD_DIR)
