@@ -60,8 +60,11 @@ class Printer {
 
   Printed print(const Expr& e) {
     if (o_.substitute)
-      if (auto s = o_.substitute(e)) {
-        const bool compound = s->find('/') != std::string::npos || s->find(' ') != std::string::npos ||
+      if (auto s = o_.substitute(e, in_args_ > 0)) {
+        // `5.3 TB/s`, `-3` or a substituted branch `a · b` needs parentheses
+        // as a divisor; `7.362 ms` does not.
+        const bool compound = s->find_first_of("/*^+") != std::string::npos ||
+                              s->find("·") != std::string::npos || s->find(" - ") != std::string::npos ||
                               (!s->empty() && (*s)[0] == '-');
         return {*s, kAtom, compound};
       }
@@ -84,11 +87,13 @@ class Printer {
       case ExprKind::Member: return {wrap(*e.items[0], kPostfix) + "." + e.text, kPostfix};
       case ExprKind::Call: {
         std::string t = wrap(*e.items[0], kPostfix) + "(";
+        ++in_args_;
         for (std::size_t i = 1; i < e.items.size(); ++i) {
           if (i > 1) t += ", ";
           if (!e.arg_names[i - 1].empty()) t += e.arg_names[i - 1] + " = ";
           t += print(*e.items[i]).text;
         }
+        --in_args_;
         return {t + ")", kPostfix};
       }
       case ExprKind::With:
@@ -111,6 +116,7 @@ class Printer {
 
  private:
   const PrintOptions& o_;
+  int in_args_ = 0;
 
   static std::string quote(const std::string& s) {
     std::string t = "\"";

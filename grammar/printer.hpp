@@ -13,7 +13,8 @@ namespace napkin {
 struct PrintOptions {
   bool pretty = false;  // `·` for `*` (derivations) instead of `*` (source)
   // Replace a node by a text: a name by its value, an `if` by its branch.
-  std::function<std::optional<std::string>(const ast::Expr&)> substitute;
+  // `in_arguments` is true inside a call's argument list.
+  std::function<std::optional<std::string>(const ast::Expr&, bool in_arguments)> substitute;
 };
 
 std::string print_expr(const ast::Expr& e, const PrintOptions& opts = {});

@@ -1,5 +1,7 @@
 #include "derivation.hpp"
 
+#include <cctype>
+
 #include "../grammar/printer.hpp"
 
 namespace napkin {
@@ -16,12 +18,13 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
   Derivation d;
   d.result = in.show(result);
   d.input = is_literal(formula);
+  d.record = result.kind == Value::Kind::Record && formula.kind == ast::ExprKind::With;
   PrintOptions plain;
   plain.pretty = true;
   d.formula = print_expr(formula, plain);
   PrintOptions sub = plain;
-  std::function<std::optional<std::string>(const ast::Expr&)> substitute;
-  substitute = [&](const ast::Expr& node) -> std::optional<std::string> {
+  std::function<std::optional<std::string>(const ast::Expr&, bool)> substitute;
+  substitute = [&](const ast::Expr& node, bool in_arguments) -> std::optional<std::string> {
     if (node.kind != ast::ExprKind::Name && node.kind != ast::ExprKind::Member && node.kind != ast::ExprKind::If)
       return std::nullopt;
     for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it) {
@@ -34,7 +37,14 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
         return print_expr(*node.items[it->value.b ? 1 : 2], branch);
       }
       if (it->value.kind == Value::Kind::Function) return std::nullopt;  // keep the function's name
-      return in.show(it->value);
+      std::string text = in.show(it->value);
+      // In `f(1, 6,144)` a grouping comma reads as a separator: write 6_144.
+      if (in_arguments)
+        for (std::size_t i = 1; i + 1 < text.size(); ++i)
+          if (text[i] == ',' && std::isdigit(static_cast<unsigned char>(text[i - 1])) &&
+              std::isdigit(static_cast<unsigned char>(text[i + 1])))
+            text[i] = '_';
+      return text;
     }
     return std::nullopt;
   };
@@ -50,6 +60,7 @@ std::vector<std::string> derivation_lines(const Derivation& d) {
     return lines;
   }
   lines.push_back(d.formula);
+  if (d.record) return lines;  // `drill with { ... }`: the formula says it all
   if (d.substituted != d.formula) lines.push_back(d.substituted);
   if (d.result != lines.back()) lines.push_back(d.result);
   return lines;

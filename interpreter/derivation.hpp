@@ -13,6 +13,7 @@ struct Derivation {
   std::string substituted;  // "1 · 1 token / 7.362 ms"
   std::string result;       // "135.8 token/s"
   bool input = false;       // a literal: nothing to derive
+  bool record = false;      // a record made with `with`: the formula is the whole story
 };
 
 Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result);

@@ -10,7 +10,7 @@ namespace napkin {
 namespace {
 
 struct Builder {
-  Interpreter& in;
+  const Interpreter& in;
   std::set<std::pair<const void*, std::size_t>> seen;
 
   std::vector<ExplainNode> children(const Trace& t, int depth) {
@@ -67,7 +67,6 @@ void print(const ExplainNode& n, const std::string& first, const std::string& re
   if (n.repeated) lines = {lines.back()};
   const std::string head = n.label + " = ";
   const std::string indent(n.label.size() + 1, ' ');
-  const std::string child_bar = n.children.empty() ? "    " : "│   ";
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string tail = lines[i];
     if (i + 1 == lines.size() && n.repeated) tail += "  (explained above)";
@@ -81,7 +80,6 @@ void print(const ExplainNode& n, const std::string& first, const std::string& re
     const bool last = i + 1 == n.children.size();
     print(n.children[i], rest + (last ? "└── " : "├── "), rest + (last ? "    " : "│   "), out);
   }
-  (void)child_bar;
 }
 
 }  // namespace
@@ -111,10 +109,15 @@ ExplainNode explain(Interpreter& in, Module* m, const std::string& what, int dep
   return root;
 }
 
-std::string explain_text(const ExplainNode& root) {
+std::string explain_text(const ExplainNode& root, const std::string& indent) {
   std::string out;
-  print(root, "", "", out);
+  print(root, indent, indent, out);
   return out;
+}
+
+std::vector<ExplainNode> explain_trace(const Interpreter& in, const Trace& trace, int depth) {
+  Builder b{in, {}};
+  return b.children(trace, depth);
 }
 
 }  // namespace napkin

@@ -19,6 +19,9 @@ struct ExplainNode {
 // Evaluates `what` (a name such as `decode.tokens_per_s`, or any expression)
 // in module `m` and builds its tree; depth < 0 means no limit.
 ExplainNode explain(Interpreter& in, Module* m, const std::string& what, int depth);
-std::string explain_text(const ExplainNode& root);
+std::string explain_text(const ExplainNode& root, const std::string& indent = "");
+
+// The trees of the fields a trace refers to: what a failing check shows.
+std::vector<ExplainNode> explain_trace(const Interpreter& in, const Trace& trace, int depth);
 
 }  // namespace napkin

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace napkin {
@@ -103,9 +104,12 @@ std::string format_quantity(const Quantity& q, const DisplayUnit* display, const
   if (head == kByte || head == kFlop || head == kToken || head == kParam) {
     static constexpr Scale si[] = {{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18}};
     if (a >= 1e4 && a < 1e21) {
+      // Throughput reads in TFLOP/s, as spec sheets print it, even past 1000.
+      const bool flop_rate = d.is(kFlop) == false && d.e[kFlop] == 1 && d.e[kSecond] == -1 &&
+                             std::count_if(d.e.begin(), d.e.end(), [](auto x) { return x != 0; }) == 2;
       Scale pick = si[0];
       for (const auto& s : si)
-        if (a >= s.factor * 0.99995) pick = s;
+        if (a >= s.factor * 0.99995 && !(flop_rate && s.factor > 1e12)) pick = s;
       return fmt::format("{} {}{}", format_number(q.v / pick.factor, digits), pick.symbol, unit);
     }
   }

@@ -454,7 +454,7 @@ void Interpreter::check_type(const Slot& slot, const Value& v, Record* r) {
   d.labels.push_back({slot.decl->value ? slot.decl->value->span : slot.decl->span, "this is " + got, true});
   d.labels.push_back({t.span, "declared here", false});
   if (t.kind == ast::TypeKind::Unit && v.kind == Value::Kind::Quantity)
-    d.help = fmt::format("write the value with a unit of {}, e.g. `{}`", want, t.text);
+    d.help = fmt::format("give it a value in {}, such as `1 {}`", t.text, t.text);
   throw Error(std::move(d));
 }
 
@@ -490,7 +490,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
     st.status = FieldState::Status::Done;
   } catch (Error& e) {
     auto& notes = e.diagnostic().notes;
-    if (notes.size() < 6) notes.push_back(fmt::format("while computing {} ({})", label, slot.decl->name_span.where_line()));
+    if (notes.size() < 3) notes.push_back(fmt::format("while computing {} ({})", label, slot.decl->name_span.where_line()));
     st.status = FieldState::Status::Failed;
     st.error = std::current_exception();
     trace_ = saved;
@@ -832,6 +832,12 @@ Value Interpreter::call_user(const Function& f, const CallArgs& args, const std:
     --call_depth_;
     trace_ = saved;
     return v;
+  } catch (Error& e) {
+    --call_depth_;
+    trace_ = saved;
+    auto& notes = e.diagnostic().notes;
+    if (notes.size() < 3) notes.push_back(fmt::format("in the call {} at {}", print_expr(*args.call), args.call->span.where()));
+    throw;
   } catch (...) {
     --call_depth_;
     trace_ = saved;

@@ -32,17 +32,14 @@ void field_lines(const FieldReport& f, std::size_t name_width, const std::string
 
 std::string check_failure_text(const Interpreter& in, const CheckResult& c) {
   std::string out = fmt::format("✗ {}:{}: {}\n", c.stmt->span.file->name, c.line, c.source);
-  Derivation d = derive_text(in, *c.stmt->value, c.trace,
-                             c.stmt->approx ? c.actual : Value::boolean(false));
   if (c.stmt->approx) {
-    out += fmt::format("    {} = {}\n", d.formula, d.result);
-    if (d.substituted != d.formula && d.substituted != d.result) out += fmt::format("    {:{}}   (= {})\n", "", 0, d.substituted);
-    out += fmt::format("    expected {}: {}\n", in.show(c.expected), c.detail);
+    Derivation d = derive_text(in, *c.stmt->value, c.trace, c.actual);
+    out += fmt::format("    {} = {}, expected {}: {}\n", d.formula, d.result, in.show(c.expected), c.detail);
   } else {
-    out += fmt::format("    {}\n", d.formula);
-    if (d.substituted != d.formula) out += fmt::format("  = {}\n", d.substituted);
-    out += "  = false\n";
+    Derivation d = derive_text(in, *c.stmt->value, c.trace, Value::boolean(false));
+    out += fmt::format("    {} is false\n", d.substituted);
   }
+  for (const auto& n : explain_trace(in, c.trace, 8)) out += explain_text(n, "    ");
   return out;
 }
 
@@ -83,7 +80,12 @@ std::string report_text(const Interpreter& in, const Report& r, const TextOption
     if (!first) out += "\n";
     first = false;
     prev_let = false;
-    out += s.base.empty() ? fmt::format("{} {}\n", s.kind, s.name) : fmt::format("{} {} extends {}\n", s.kind, s.name, s.base);
+    if (!s.origin.empty())
+      out += fmt::format("{} {} = {}\n", s.kind, s.name, s.origin);
+    else if (!s.base.empty())
+      out += fmt::format("{} {} extends {}\n", s.kind, s.name, s.base);
+    else
+      out += fmt::format("{} {}\n", s.kind, s.name);
     std::size_t w = 0;
     for (const auto& f : s.fields) w = std::max(w, width(f.name));
     for (const auto& f : s.fields) field_lines(f, opts.steps ? width(f.name) : w, "  ", opts.steps, out);

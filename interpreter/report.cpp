@@ -4,6 +4,8 @@
 
 #include <unordered_set>
 
+#include "../grammar/printer.hpp"
+
 namespace napkin {
 
 int Report::failed() const {
@@ -55,6 +57,10 @@ void module_sections(Interpreter& in, Module* m, Report& out) {
       Value v = in.top_value(b, Span{});
       if (v.kind == Value::Kind::Record && v.rec->name == b->name) {
         out.sections.push_back(record_section(in, v.rec));
+        if (st.value) {  // `scenario x = decode with { ... }` says how it was made
+          out.sections.back().base.clear();
+          out.sections.back().origin = print_expr(*st.value);
+        }
         continue;
       }
       Section s;

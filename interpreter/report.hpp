@@ -23,7 +23,8 @@ struct FieldReport {
 struct Section {
   std::string kind;  // model, hardware, scenario, record; "let" for a top-level value
   std::string name;
-  std::string base;  // what it extends, if anything
+  std::string base;    // what it extends, if anything
+  std::string origin;  // for `NAME = EXPR` records, the expression
   std::vector<FieldReport> fields;
 };
 

@@ -53,10 +53,11 @@ Result cmd_explain(const ExplainArgs& a, const Common& c) {
 
 Result cmd_check(const CheckArgs& a, const Common& c) {
   Result total;
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, loaded = 0;
   for (const auto& file : a.files) {
     Result r = guarded(c, [&](Interpreter& in) {
       Module* m = in.load_file(file);
+      ++loaded;
       auto checks = run_checks(in, m);
       Result res;
       int p = 0;
@@ -77,7 +78,7 @@ Result cmd_check(const CheckArgs& a, const Common& c) {
     total.err += r.err;
     total.code = std::max(total.code, r.code);
   }
-  total.out += fmt::format("{} passed, {} failed\n", passed, failed);
+  if (loaded > 0) total.out += fmt::format("{} passed, {} failed\n", passed, failed);
   return total;
 }
 

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The napkin command, run for real: outputs, exit codes, help and version.
+set -u
+napkin=$1
+failures=0
+passes=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME EXPECTED_EXIT EXPECTED_STDOUT -- COMMAND...
+expect() {
+  local name=$1 code=$2 want=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>"$tmp/err")
+  rc=$?
+  if [ "$rc" -ne "$code" ] || [ "$out" != "$want" ]; then
+    echo "FAIL $name: exit $rc (want $code)"
+    echo "  stdout: $out"
+    echo "  want:   $want"
+    echo "  stderr: $(cat "$tmp/err")"
+    failures=$((failures + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+
+# expect_match NAME EXPECTED_EXIT PATTERN STREAM -- COMMAND...
+expect_match() {
+  local name=$1 code=$2 pattern=$3 stream=$4
+  shift 5
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -ne "$code" ] || ! grep -qE -- "$pattern" "$tmp/$stream"; then
+    echo "FAIL $name: exit $rc (want $code), $stream does not match: $pattern"
+    sed 's/^/  /' "$tmp/out" "$tmp/err" | head -20
+    failures=$((failures + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+
+expect eval.decode_time 0 "7.362 ms" -- "$napkin" eval '39.02 GB / (5.3 TB/s) -> ms'
+expect eval.kv_10_gib 0 "10 GiB" -- "$napkin" eval '2 * 80 * 8 * 128 * 32768 * 2 B -> GiB'
+expect eval.gib_is_not_gb 0 "1.074 GB" -- "$napkin" eval '1 GiB'
+expect eval.stdlib_loaded 0 "124,439,808 param" -- "$napkin" eval 'gpt2.params'
+expect eval.digits 0 "7.36226 ms" -- "$napkin" eval --digits 6 '39.02 GB / (5.3 TB/s) -> ms'
+expect_match eval.bytes_plus_seconds 2 'cannot add B \(bytes\) and s \(time\)' err -- "$napkin" eval '1 GB + 1 s'
+expect_match eval.both_operands_labelled 2 '\^\^\^\^ this is B' err -- "$napkin" eval '1 GB + 1 s'
+
+cat >"$tmp/plan.napkin" <<'NAPKIN'
+hardware h { bw = 2 TB/s }
+scenario s {
+  bytes = 16 GB
+  t = bytes / h.bw
+}
+check s.t ≈ 8 ms within 1%
+check s.t ≈ 9 ms within 1%
+NAPKIN
+expect_match check.fails_exit_1 1 '1 passed, 1 failed' out -- "$napkin" check "$tmp/plan.napkin"
+expect_match check.failure_shows_derivation 1 'bytes / h.bw' out -- "$napkin" check "$tmp/plan.napkin"
+expect_match check.failure_shows_expected 1 'expected 9 ms: off by 11.1% \(allowed 1%\)' out -- "$napkin" check "$tmp/plan.napkin"
+expect_match run.failed_check_exit_1 1 '^✓ check s.t ≈ 8 ms within 1%' out -- "$napkin" run "$tmp/plan.napkin"
+expect_match run.steps 1 '= 16 GB / \(2 TB/s\)' out -- "$napkin" run "$tmp/plan.napkin" --steps
+expect_match explain.tree 0 '└── h.bw = 2 TB/s' out -- "$napkin" explain "$tmp/plan.napkin" s.t
+expect_match explain.expression 0 '= 8 ms' out -- "$napkin" explain "$tmp/plan.napkin" 's.t * 1'
+expect_match json.shape 1 '"s.t": \{' out -- "$napkin" run "$tmp/plan.napkin" --format json
+expect_match json.si 1 '"si": 0.008' out -- "$napkin" run "$tmp/plan.napkin" --format json
+expect_match json.unit 1 '"unit": "s"' out -- "$napkin" run "$tmp/plan.napkin" --format json
+expect_match json.checks 1 '"passed": false' out -- "$napkin" run "$tmp/plan.napkin" --format json
+
+cat >"$tmp/partial.napkin" <<'NAPKIN'
+import "std/hardware"
+hardware mine extends gpu {
+  memory_bandwidth = 5.3 TB/s
+  memory_capacity = 192 GB
+  peak_bf16 = 1307.4 TFLOP/s
+}
+NAPKIN
+expect_match run.partial_needs 0 'peak_fp8 += needs peak_fp8 \(declared at std/hardware:[0-9]+\)' out -- "$napkin" run "$tmp/partial.napkin"
+expect_match run.partial_ridge 0 'ridge_point += 246.7 FLOP/B' out -- "$napkin" run "$tmp/partial.napkin"
+expect_match explain.missing_is_error 2 'E0302' err -- "$napkin" explain "$tmp/partial.napkin" mine.peak_fp8
+
+expect_match usage.help 0 'Subcommands:' out -- "$napkin" --help
+expect_match usage.help_lists_eval 0 'eval +evaluate one expression' out -- "$napkin" --help
+expect_match usage.version 0 '^napkin [0-9]+\.[0-9]+\.[0-9]+' out -- "$napkin" --version
+expect_match usage.no_command 2 'A subcommand is required' err -- "$napkin"
+expect_match usage.bad_option 2 'unknown|not expected|Extras' err -- "$napkin" run --frobnicate x.napkin
+expect_match usage.bad_format 2 'format' err -- "$napkin" run "$tmp/plan.napkin" --format yaml
+expect_match io.missing_file 2 'E0602.*cannot read' err -- "$napkin" run "$tmp/nope.napkin"
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]
