@@ -44,6 +44,7 @@ enum class ExprKind {
   If,       // if items[0] then items[1] else items[2]
   Convert,  // items[0] -> unit
   With,     // items[0] with { fields }
+  Measure,  // measure(text, arg_names[i] = items[i]...) else fallback
 };
 
 enum class BinOp { Add, Sub, Mul, Div, Pow, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
@@ -63,6 +64,7 @@ struct Expr {
   std::vector<ExprPtr> items;
   std::vector<std::string> arg_names;  // "" for positional arguments
   std::vector<FieldDecl> fields;       // With
+  std::unique_ptr<Expr> fallback;      // Measure: the value used when the probe cannot run
 
   Expr(ExprKind k, Span s) : kind(k), span(s) {}
 };
@@ -90,7 +92,18 @@ struct Param {
   ExprPtr default_value;
 };
 
-enum class StmtKind { Import, Let, Fn, Unit, Record, Check };
+enum class StmtKind { Import, Let, Fn, Unit, Record, Check, Sweep };
+
+struct SweepVar {
+  std::string name;
+  Span span;
+  ExprPtr values;  // a list literal
+};
+
+struct Column {
+  std::string name;
+  Span span;
+};
 
 struct Stmt {
   StmtKind kind;
@@ -106,6 +119,9 @@ struct Stmt {
   ExprPtr expected;
   ExprPtr tolerance;
   bool approx = false;
+  // sweep TARGET(value) over vars show columns
+  std::vector<SweepVar> sweep_vars;
+  std::vector<Column> columns;
 
   Stmt(StmtKind k, Span s) : kind(k), span(s) {}
 };

@@ -2,7 +2,7 @@
 // Every diagnostic has a stable code. Codes are grouped by stage:
 // E01xx reading and parsing, E02xx units and dimensions, E03xx names and
 // records, E04xx arithmetic, E05xx checks, E06xx files and imports,
-// E07xx limits, E08xx usage.
+// E07xx limits, E08xx usage, E09xx measurements.
 namespace napkin::codes {
 inline constexpr const char* syntax = "E0100";
 inline constexpr const char* bad_number = "E0101";
@@ -43,4 +43,7 @@ inline constexpr const char* recursion_limit = "E0701";
 inline constexpr const char* size_limit = "E0702";
 
 inline constexpr const char* usage = "E0800";
+
+inline constexpr const char* probe_unavailable = "E0900";
+inline constexpr const char* unknown_probe = "E0901";
 }  // namespace napkin::codes

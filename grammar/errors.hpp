@@ -54,6 +54,16 @@ NAPKIN_EXPECT(end_of_file,
               "check, or NAME = EXPR");
 NAPKIN_EXPECT(end_of_expr, "unexpected text after the end of the expression");
 
+NAPKIN_EXPECT(measure_open, "expected '(' after 'measure', e.g. `measure(gpu.copy_bandwidth)`");
+NAPKIN_EXPECT(measure_probe, "expected a probe name such as gpu.copy_bandwidth or cpu.triad_bandwidth");
+NAPKIN_EXPECT(measure_close, "expected ',' and a named argument (dtype = bf16), or ')'");
+NAPKIN_EXPECT(sweep_over, "expected 'over' after the swept record, e.g. `sweep decode over batch in [1, 8]`");
+NAPKIN_EXPECT(sweep_var, "expected an input to sweep, e.g. `batch in [1, 8, 32]`");
+NAPKIN_EXPECT(sweep_in, "expected 'in' and a list of values after the swept input");
+NAPKIN_EXPECT(sweep_values, "expected a list of values in brackets, e.g. [1, 8, 32]");
+NAPKIN_EXPECT(sweep_show, "expected 'show' and the fields to tabulate, e.g. `show tokens_per_s, bound`");
+NAPKIN_EXPECT(sweep_column, "expected a field name to show");
+
 #undef NAPKIN_EXPECT
 
 }  // namespace napkin

@@ -27,7 +27,8 @@ using selector = pt::selector<
                           unit_power, unit_mul, unit_div, check_stmt, check_approx, assign_stmt, if_expr,
                           not_op, cmp_op, add_op, mul_op, neg_expr, call_args, named_arg, member, member_name,
                           with_block, convert_percent, number_literal, number_value, percent, dollar_literal, string_literal,
-                          list_literal, kw_true, kw_false, name>,
+                          list_literal, kw_true, kw_false, name, measure_expr, probe_name, measure_fallback,
+                          sweep_stmt, sweep_var, sweep_var_name, sweep_column>,
     pt::fold_one::on<convert_expr, or_expr, and_expr, not_expr, cmp_expr, add_expr, mul_expr, pow_expr,
                      postfix_expr, paren_expr>>;
 
@@ -123,6 +124,20 @@ class Builder {
       return binary(ast::BinOp::Pow, expr(*n.children.at(0), d), expr(*n.children.at(1), d), s.file);
     }
     if (n.is_type<postfix_expr>()) return postfix(n, d);
+    if (n.is_type<measure_expr>()) {  // [probe_name, named_arg*, measure_fallback?]
+      auto e = std::make_unique<ast::Expr>(ast::ExprKind::Measure, s);
+      e->text = n.children.at(0)->string();
+      for (std::size_t i = 1; i < n.children.size(); ++i) {
+        const Node& c = *n.children[i];
+        if (c.is_type<measure_fallback>()) {
+          e->fallback = expr(*c.children.at(0), d);
+        } else {
+          e->arg_names.push_back(c.children.at(0)->string());
+          e->items.push_back(expr(*c.children.at(1), d));
+        }
+      }
+      return e;
+    }
     if (n.is_type<paren_expr>()) return expr(*n.children.at(0), d);
     fail(codes::syntax, s, "internal: unexpected syntax node " + std::string(n.type));
   }
@@ -413,6 +428,28 @@ class Builder {
         st.expected = expr(*a.children.at(0));
         st.tolerance = expr(*a.children.at(1));
       }
+      return st;
+    }
+    if (n.is_type<sweep_stmt>()) {  // [target, sweep_var+, sweep_column+]
+      ast::Stmt st(ast::StmtKind::Sweep, s);
+      st.value = expr(*n.children.at(0));
+      for (std::size_t i = 1; i < n.children.size(); ++i) {
+        const Node& c = *n.children[i];
+        if (c.is_type<sweep_var>()) {  // [sweep_var_name, list_literal]
+          ast::SweepVar v;
+          v.name = c.children.at(0)->string();
+          v.span = span(*c.children[0]);
+          v.values = expr(*c.children.at(1));
+          for (const auto& prev : st.sweep_vars)
+            if (prev.name == v.name) fail(codes::duplicate, v.span, fmt::format("`{}` is swept twice", v.name));
+          st.sweep_vars.push_back(std::move(v));
+        } else {
+          st.columns.push_back({c.string(), span(c)});
+        }
+      }
+      if (st.sweep_vars.size() > 2)
+        fail(codes::size_limit, st.sweep_vars[2].span, "a sweep varies one or two inputs",
+             "sweep a third input in a second sweep, or write a record per value");
       return st;
     }
     fail(codes::syntax, s, "internal: unexpected statement node " + std::string(n.type));

@@ -110,6 +110,13 @@ class Printer {
                 0};
       case ExprKind::Convert: return {wrap(*e.items[0], 1) + " -> " + e.unit->text, 0};
       case ExprKind::Binary: return binary(e);
+      case ExprKind::Measure: {
+        std::string t = "measure(" + e.text;
+        for (std::size_t i = 0; i < e.items.size(); ++i) t += ", " + e.arg_names[i] + " = " + print(*e.items[i]).text;
+        t += ")";
+        if (e.fallback) return {t + " else " + print(*e.fallback).text, 0};
+        return {t, kAtom};
+      }
     }
     return {"?", kAtom};
   }

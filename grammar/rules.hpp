@@ -34,6 +34,11 @@ struct kw_or : keyword<'o', 'r'> {};
 struct kw_not : keyword<'n', 'o', 't'> {};
 struct kw_true : keyword<'t', 'r', 'u', 'e'> {};
 struct kw_false : keyword<'f', 'a', 'l', 's', 'e'> {};
+struct kw_measure : keyword<'m', 'e', 'a', 's', 'u', 'r', 'e'> {};
+struct kw_sweep : keyword<'s', 'w', 'e', 'e', 'p'> {};
+struct kw_over : keyword<'o', 'v', 'e', 'r'> {};
+struct kw_in : keyword<'i', 'n'> {};
+struct kw_show : keyword<'s', 'h', 'o', 'w'> {};
 
 struct keyword_any
     : sor<kw_import, kw_let, kw_fn, kw_unit, kw_model, kw_hardware, kw_scenario, kw_record,
@@ -89,7 +94,19 @@ struct list_literal
 struct paren_close : one<')'> {};
 struct paren_expr : if_must<one<'('>, sp, value_expr, sp, paren_close> {};
 
-struct primary : sor<number_literal, dollar_literal, string_literal, list_literal, paren_expr,
+// `measure(gpu.copy_bandwidth, dtype = bf16) else 4.8 TB/s`: the argument
+// names a probe; it is not evaluated.
+struct named_arg;
+struct measure_open : one<'('> {};
+struct probe_name : seq<name, star<one<'.'>, name>> {};
+struct measure_probe : seq<probe_name> {};
+struct measure_close : one<')'> {};
+struct measure_fallback : seq<kw_else, sp, must<value_expr>> {};
+struct measure_expr
+    : if_must<kw_measure, sp, measure_open, sp, measure_probe, sp, star<one<','>, sp, named_arg, sp>,
+              measure_close, opt<sp, measure_fallback>> {};
+
+struct primary : sor<measure_expr, number_literal, dollar_literal, string_literal, list_literal, paren_expr,
                      kw_true, kw_false, name> {};
 
 struct named_arg : seq<name, sp, one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
@@ -194,7 +211,20 @@ struct check_stmt : if_must<kw_check, sp, value_expr, opt<sp, check_approx>> {};
 
 struct assign_stmt : seq<name, sp, one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
 
-struct statement : sor<import_stmt, let_stmt, fn_stmt, unit_stmt, record_stmt, check_stmt, assign_stmt> {};
+// `sweep decode over batch in [1, 8, 32], context in [2048 token] show tokens_per_s, bound`
+struct sweep_var_name : seq<name> {};
+struct sweep_in : seq<kw_in> {};
+struct sweep_values : seq<list_literal> {};
+struct sweep_var : seq<sweep_var_name, sp, must<sweep_in>, sp, must<sweep_values>> {};
+struct sweep_over : seq<kw_over> {};
+struct sweep_vars : seq<sweep_var, star<sp, one<','>, sp, must<sweep_var>>> {};
+struct sweep_show : seq<kw_show> {};
+struct sweep_column : seq<name> {};
+struct sweep_columns : seq<sweep_column, star<sp, one<','>, sp, must<sweep_column>>> {};
+struct sweep_stmt : if_must<kw_sweep, sp, value_expr, sp, sweep_over, sp, sweep_vars, sp, sweep_show, sp, sweep_columns> {};
+
+struct statement
+    : sor<import_stmt, let_stmt, fn_stmt, unit_stmt, record_stmt, check_stmt, sweep_stmt, assign_stmt> {};
 struct end_of_file : eof {};
 struct file : seq<opt<utf8::bom>, sp, star<statement, sp>, must<end_of_file>> {};
 

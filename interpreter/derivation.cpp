@@ -17,6 +17,7 @@ bool is_literal(const ast::Expr& e) {
 Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result) {
   Derivation d;
   d.result = in.show(result);
+  if (result.note) d.note = *result.note;
   d.input = is_literal(formula);
   d.record = result.kind == Value::Kind::Record && formula.kind == ast::ExprKind::With;
   PrintOptions plain;
@@ -25,7 +26,8 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
   PrintOptions sub = plain;
   std::function<std::optional<std::string>(const ast::Expr&, bool)> substitute;
   substitute = [&](const ast::Expr& node, bool in_arguments) -> std::optional<std::string> {
-    if (node.kind != ast::ExprKind::Name && node.kind != ast::ExprKind::Member && node.kind != ast::ExprKind::If)
+    if (node.kind != ast::ExprKind::Name && node.kind != ast::ExprKind::Member && node.kind != ast::ExprKind::If &&
+        node.kind != ast::ExprKind::Measure)
       return std::nullopt;
     for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it) {
       if (it->node != &node) continue;
@@ -38,6 +40,7 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
       }
       if (it->value.kind == Value::Kind::Function) return std::nullopt;  // keep the function's name
       std::string text = in.show(it->value);
+      if (node.kind == ast::ExprKind::Measure && it->value.note) text += " [" + *it->value.note + "]";
       // In `f(1, 6,144)` a grouping comma reads as a separator: write 6_144.
       if (in_arguments)
         for (std::size_t i = 1; i + 1 < text.size(); ++i)

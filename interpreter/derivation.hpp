@@ -12,6 +12,7 @@ struct Derivation {
   std::string formula;      // "batch · 1 token / weight_read_time"
   std::string substituted;  // "1 · 1 token / 7.362 ms"
   std::string result;       // "135.8 token/s"
+  std::string note;         // "measured: ..." or "fallback: ..." for measured values
   bool input = false;       // a literal: nothing to derive
   bool record = false;      // a record made with `with`: the formula is the whole story
 };

@@ -668,6 +668,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
       return Value::record(r);
     }
     case K::Binary: return eval_binary(e, env);
+    case K::Measure: return eval_measure(e, env);
   }
   fail(codes::syntax, e.span, "internal: unknown expression");
 }
@@ -936,6 +937,38 @@ Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
     default: break;
   }
   fail(codes::syntax, e.span, "internal: unknown operator");
+}
+
+Value Interpreter::eval_measure(const ast::Expr& e, Env* env) {
+  MeasureRequest req;
+  req.probe = e.text;
+  req.span = e.span;
+  for (std::size_t i = 0; i < e.items.size(); ++i) req.args.emplace_back(e.arg_names[i], eval(*e.items[i], env));
+  MeasureResult r;
+  if (opts_.prober) {
+    r = opts_.prober(*this, req);
+  } else {
+    r.reason = "measurements are off";
+  }
+  if (r.unknown_probe)
+    fail(codes::unknown_probe, e.span, fmt::format("there is no probe `{}`", e.text), r.reason);
+  Value v;
+  if (r.ok) {
+    v = r.value;
+    v.note = std::make_shared<const std::string>("measured: " + r.provenance);
+  } else if (e.fallback) {
+    v = eval(*e.fallback, env);
+    v.note = std::make_shared<const std::string>("fallback: " + r.reason);
+  } else {
+    Diagnostic d;
+    d.code = codes::probe_unavailable;
+    d.message = fmt::format("`{}` could not be measured: {}", e.text, r.reason);
+    d.labels.push_back({e.span, "measured here", true});
+    d.help = fmt::format("give a value to use instead: `measure({}) else 4.8 TB/s`", e.text);
+    throw Error(std::move(d));
+  }
+  record_trace(e, v, nullptr, 0, nullptr);
+  return v;
 }
 
 // ---- checks ----------------------------------------------------------------

@@ -3,6 +3,7 @@
 // records, functions and builtins. Evaluation records, per field, the value
 // of every name its formula used, so derivations can be printed afterwards.
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,7 +76,26 @@ struct CheckResult {
   std::string detail;      // "off by 2.3% (allowed 1%)"
 };
 
+// `measure(probe, args...)`: what the language asks of a probe, and what
+// comes back. The probes themselves live behind `Options::prober`.
+struct MeasureRequest {
+  std::string probe;  // "gpu.copy_bandwidth"
+  std::vector<std::pair<std::string, Value>> args;
+  Span span;
+};
+
+struct MeasureResult {
+  bool ok = false;
+  Value value;             // a quantity, when ok
+  std::string provenance;  // "NVIDIA H200, 2 GiB buffers, median of 30 (min …, max …)"
+  std::string reason;      // why it could not run, when !ok ("no GPU: …")
+  bool unknown_probe = false;
+};
+
+using Prober = std::function<MeasureResult(Interpreter&, const MeasureRequest&)>;
+
 struct Options {
+  Prober prober;  // null: every probe is unavailable and fallbacks are used
   int digits = 4;
   bool trace = true;  // record derivations
   std::string stdlib_dir;  // read std/ from here instead of the embedded copy
@@ -150,6 +170,7 @@ class Interpreter {
   Value eval_member(const ast::Expr& e, Env* env);
   Value eval_call(const ast::Expr& e, Env* env);
   Value eval_binary(const ast::Expr& e, Env* env);
+  Value eval_measure(const ast::Expr& e, Env* env);
   Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names);
   UnitDef resolve_unit(const ast::UnitExpr& u);
   void check_type(const Slot& slot, const Value& v, Record* r);

@@ -26,6 +26,7 @@ std::string report_json(const Interpreter& in, const Report& r) {
         v["display"] = f.derivation.result;
         v["formula"] = f.derivation.formula;
         v["substituted"] = f.derivation.substituted;
+        if (!f.derivation.note.empty()) v["note"] = f.derivation.note;
       }
       values[f.qualified] = std::move(v);
     }

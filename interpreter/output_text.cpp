@@ -19,13 +19,15 @@ void field_lines(const FieldReport& f, std::size_t name_width, const std::string
     out += fmt::format("{}needs {} (declared at {})\n", head, f.needs, f.declared_at);
     return;
   }
+  const std::string note = f.derivation.note.empty() ? "" : "  [" + f.derivation.note + "]";
   if (!steps) {
-    out += head + f.derivation.result + "\n";
+    out += head + f.derivation.result + note + "\n";
     return;
   }
   const auto lines = derivation_lines(f.derivation);
   const std::string cont = indent + std::string(name_width, ' ') + " = ";
-  for (std::size_t i = 0; i < lines.size(); ++i) out += (i == 0 ? head : cont) + lines[i] + "\n";
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    out += (i == 0 ? head : cont) + lines[i] + (i + 1 == lines.size() ? note : "") + "\n";
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ struct Value {
   std::shared_ptr<const std::vector<Value>> list;
   const Function* fn = nullptr;
   std::shared_ptr<const DisplayUnit> display;
+  // How a measured value came to be: "measured: ..." or "fallback: ...".
+  std::shared_ptr<const std::string> note;
 
   static Value quantity(double v, Dim d = {}) {
     Value x;

@@ -1,0 +1,38 @@
+#include <fmt/format.h>
+
+#include "guarded.hpp"
+
+namespace napkin::cli {
+
+Result cmd_check(const CheckArgs& a, const Common& c) {
+  Result total;
+  int passed = 0, failed = 0, loaded = 0;
+  for (const auto& file : a.files) {
+    Result r = guarded(c, [&](Interpreter& in) {
+      Module* m = in.load_file(file);
+      ++loaded;
+      auto checks = run_checks(in, m);
+      Result res;
+      int p = 0;
+      for (const auto& ch : checks) {
+        if (ch.passed) {
+          ++p;
+          if (a.verbose) res.out += fmt::format("✓ {}:{}: {}\n", file, ch.line, ch.source);
+        } else {
+          res.out += check_failure_text(in, ch);
+        }
+      }
+      passed += p;
+      failed += static_cast<int>(checks.size()) - p;
+      res.code = static_cast<int>(checks.size()) == p ? 0 : 1;
+      return res;
+    });
+    total.out += r.out;
+    total.err += r.err;
+    total.code = std::max(total.code, r.code);
+  }
+  if (loaded > 0) total.out += fmt::format("{} passed, {} failed\n", passed, failed);
+  return total;
+}
+
+}  // namespace napkin::cli

@@ -1,0 +1,26 @@
+#include <fmt/format.h>
+
+#include "guarded.hpp"
+
+namespace napkin::cli {
+
+Result cmd_eval(const EvalArgs& a, const Common& c) {
+  return guarded(c, [&](Interpreter& in) {
+    Module* prelude = in.prelude();
+    static SourceFile src;
+    src = SourceFile{"<eval>", a.expr, ""};
+    ast::ExprPtr e = parse_expression(src);
+    Trace trace;
+    Value v = in.eval_in(prelude, *e, &trace);
+    Result res;
+    if (a.steps) {
+      for (const auto& line : derivation_lines(derive_text(in, *e, trace, v))) res.out += "= " + line + "\n";
+      res.out.erase(0, 2);
+    } else {
+      res.out = in.show(v) + "\n";
+    }
+    return res;
+  });
+}
+
+}  // namespace napkin::cli

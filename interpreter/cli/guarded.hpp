@@ -1,0 +1,31 @@
+#pragma once
+// What every subcommand shares: building the interpreter from the common
+// options, and turning a napkin error into its rendered diagnostic (exit 2).
+#include "../../grammar/parser.hpp"
+#include "../output.hpp"
+#include "commands.hpp"
+
+namespace napkin::cli {
+
+inline Options options(const Common& c) {
+  Options o;
+  o.digits = c.digits;
+  o.stdlib_dir = c.stdlib_dir;
+  return o;
+}
+
+// Runs `body` with a fresh interpreter. The interpreter outlives the error,
+// whose spans point into the files it loaded.
+template <typename F>
+Result guarded(const Common& c, F&& body) {
+  Interpreter in(options(c));
+  try {
+    return body(in);
+  } catch (const Error& e) {
+    return Result{"", render(e.diagnostic()), 2};
+  } catch (const std::bad_alloc&) {
+    return Result{"", "error[E0702]: out of memory\n", 2};
+  }
+}
+
+}  // namespace napkin::cli
