@@ -32,7 +32,7 @@ struct Builder {
 
   ExplainNode field_node(Record* r, std::size_t i, int depth) {
     ExplainNode n;
-    const Slot& s = r->slots[i];
+    const Slot& s = r->slots()[i];
     n.label = r->name + "." + s.name;
     const FieldState& st = r->state[i];
     n.derivation = derive_text(in, *s.decl->value, st.trace, st.value);

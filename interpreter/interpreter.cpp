@@ -348,14 +348,32 @@ Record* Interpreter::make_record(const ast::Stmt& s, Module* m) {
   return r;
 }
 
+Record* Interpreter::with_values(Record* base, const std::vector<std::pair<std::size_t, Value>>& values) {
+  Record* r = derive(base, {}, nullptr);
+  r->name = base->name;
+  r->kind = base->kind;
+  r->span = base->span;
+  for (const auto& [i, v] : values) {
+    check_type(r->slots()[i], v, r);
+    r->state[i].value = v;
+    r->state[i].status = FieldState::Status::Done;
+  }
+  return r;
+}
+
+Module* Interpreter::module_of(const SourceFile* file) const {
+  for (const auto& mod : modules_)
+    if (mod->file.get() == file) return mod.get();
+  return nullptr;
+}
+
 Record* Interpreter::derive(Record* base, const std::vector<ast::FieldDecl>& fields, Env* env) {
   Record* r = new_record();
   if (base) {
     r->kind = base->kind;
     r->base = base;
-    r->slots = base->slots;
-    r->index = base->index;
-    r->state.resize(base->slots.size());
+    r->table = base->table;
+    r->state.resize(base->slots().size());
   }
   for (const auto& f : fields) r->add_or_override(f, env);
   return r;
@@ -392,7 +410,7 @@ Value Interpreter::top_value(Binding* b, Span use) {
   st.status = FieldState::Status::InProgress;
   stack_.push_back({b->name, use.valid() ? use : s.name_span});
   Trace* saved = trace_;
-  trace_ = opts_.trace ? &st.trace : nullptr;
+  trace_ = opts_.trace && tracing_ ? &st.trace : nullptr;
   try {
     Value v;
     if (s.kind == ast::StmtKind::Record && !s.value) {
@@ -462,7 +480,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   FieldState& st = r->state[i];
   if (st.status == FieldState::Status::Done) return st.value;
   if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);
-  const Slot& slot = r->slots[i];
+  const Slot& slot = r->slots()[i];
   const std::string label = r->name + "." + slot.name;
   if (st.status == FieldState::Status::InProgress) cycle_error(label, use);
   if (!slot.decl->value) {
@@ -480,7 +498,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   st.status = FieldState::Status::InProgress;
   stack_.push_back({label, use.valid() ? use : slot.decl->name_span});
   Trace* saved = trace_;
-  trace_ = opts_.trace ? &st.trace : nullptr;
+  trace_ = opts_.trace && tracing_ ? &st.trace : nullptr;
   try {
     Env* env = new_env(slot.env, r, nullptr);
     Value v = eval(*slot.decl->value, env);
@@ -659,7 +677,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
           d.message = fmt::format("{} has no field `{}` to replace", b.rec->name, f.name);
           d.labels.push_back({f.name_span, "not a field of " + b.rec->name, true});
           std::vector<std::string> names;
-          for (const auto& s : b.rec->slots) names.push_back(s.name);
+          for (const auto& s : b.rec->slots()) names.push_back(s.name);
           auto close = closest(f.name, names);
           d.help = close.empty() ? "`with` replaces existing fields; to add fields, declare a record that extends it"
                                  : fmt::format("did you mean `{}`?", close[0]);
@@ -677,7 +695,7 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env) {
   const std::string& name = e.text;
   for (Env* s = env; s; s = s->parent) {
     if (s->self) {
-      if (auto it = s->self->index.find(name); it != s->self->index.end()) {
+      if (auto it = s->self->index().find(name); it != s->self->index().end()) {
         Value v = field(s->self, it->second, e.span);
         record_trace(e, v, s->self, it->second, nullptr);
         return v;
@@ -704,7 +722,7 @@ void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
   std::vector<std::string> names;
   for (Env* s = env; s; s = s->parent) {
     if (s->self)
-      for (const auto& sl : s->self->slots) names.push_back(sl.name);
+      for (const auto& sl : s->self->slots()) names.push_back(sl.name);
     for (const auto& [n, v] : s->locals) names.push_back(n);
     if (s->module) {
       std::vector<Module*> todo{s->module};
@@ -733,10 +751,10 @@ Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
     fail(codes::not_a_record, e.items[0]->span,
          fmt::format("`.{}` needs a record on its left, but this is {} ({})", e.text, describe_kind(base), show(base)));
   Record* r = base.rec;
-  auto it = r->index.find(e.text);
-  if (it == r->index.end()) {
+  auto it = r->index().find(e.text);
+  if (it == r->index().end()) {
     std::vector<std::string> names;
-    for (const auto& s : r->slots) names.push_back(s.name);
+    for (const auto& s : r->slots()) names.push_back(s.name);
     Diagnostic d;
     d.code = codes::unknown_field;
     d.message = fmt::format("{} has no field `{}`", r->name.empty() ? "this record" : r->name, e.text);
@@ -978,9 +996,7 @@ CheckResult Interpreter::run_check(const ast::Stmt& s) {
   res.stmt = &s;
   res.source = std::string(s.span.text());
   res.line = s.span.file->line_col(s.span.begin).first;
-  Module* m = nullptr;
-  for (const auto& mod : modules_)
-    if (mod->file.get() == s.span.file) m = mod.get();
+  Module* m = module_of(s.span.file);
   Trace* saved = trace_;
   trace_ = &res.trace;
   try {

@@ -119,6 +119,14 @@ class Interpreter {
   Value field(Record* r, std::size_t i, Span use);
   Binding* find_binding(Module* m, const std::string& name);
   CheckResult run_check(const ast::Stmt& check);
+  Module* module_of(const SourceFile* file) const;
+
+  // A copy of `base` whose fields `values` are given values instead of
+  // their formulas (a sweep's point). Each value is checked against the
+  // field's declared type.
+  Record* with_values(Record* base, const std::vector<std::pair<std::size_t, Value>>& values);
+  // Turns derivation recording off (sweeps print no derivations).
+  void set_tracing(bool on) { tracing_ = on; }
 
   std::string show(const Value& v) const;
   std::string dim_name(const Dim& d) const;  // "B/s", or "dimensionless"
@@ -150,6 +158,7 @@ class Interpreter {
   };
   std::vector<Frame> stack_;
   Trace* trace_ = nullptr;
+  bool tracing_ = true;
   std::size_t call_depth_ = 0;
   std::size_t eval_depth_ = 0;
 

@@ -15,5 +15,6 @@ std::string report_text(const Interpreter& in, const Report& r, const TextOption
 std::string report_json(const Interpreter& in, const Report& r);
 std::string checks_text(const Interpreter& in, const std::vector<CheckResult>& checks, bool list_passed);
 std::string check_failure_text(const Interpreter& in, const CheckResult& c);
+std::string sweeps_json_text(const Interpreter& in, const std::vector<SweepResult>& sweeps);
 
 }  // namespace napkin

@@ -4,6 +4,8 @@
 
 namespace napkin {
 
+nlohmann::ordered_json sweeps_json(const Interpreter& in, const std::vector<SweepResult>& sweeps);
+
 std::string report_json(const Interpreter& in, const Report& r) {
   using json = nlohmann::ordered_json;
   json values = json::object();
@@ -40,7 +42,57 @@ std::string report_json(const Interpreter& in, const Report& r) {
   }
   json out = json::object();
   out["values"] = std::move(values);
+  if (!r.sweeps.empty()) out["sweeps"] = sweeps_json(in, r.sweeps);
   out["checks"] = std::move(checks);
+  return out.dump(2) + "\n";
+}
+
+nlohmann::ordered_json sweeps_json(const Interpreter& in, const std::vector<SweepResult>& sweeps) {
+  using json = nlohmann::ordered_json;
+  json all = json::array();
+  for (const auto& s : sweeps) {
+    json j = json::object();
+    j["sweep"] = s.title();
+    j["target"] = s.target;
+    j["inputs"] = s.inputs;
+    j["columns"] = s.columns;
+    json rows = json::array();
+    for (const auto& row : s.rows) {
+      json r = json::object();
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        const std::string& name = i < s.inputs.size() ? s.inputs[i] : s.columns[i - s.inputs.size()];
+        json c = json::object();
+        const SweepCell& cell = row[i];
+        if (!cell.ok) {
+          c["needs"] = cell.needs;
+        } else if (cell.value.kind == Value::Kind::Quantity) {
+          c["si"] = cell.value.q.v;
+          c["unit"] = in.units().format(cell.value.q.dim);
+          c["display"] = in.show(cell.value);
+        } else if (cell.value.kind == Value::Kind::Bool) {
+          c["value"] = cell.value.b;
+        } else if (cell.value.kind == Value::Kind::String) {
+          c["value"] = *cell.value.s;
+        } else {
+          c["value"] = in.show(cell.value);
+        }
+        r[name] = std::move(c);
+      }
+      rows.push_back(std::move(r));
+    }
+    j["rows"] = std::move(rows);
+    all.push_back(std::move(j));
+  }
+  return all;
+}
+
+}  // namespace napkin
+
+namespace napkin {
+
+std::string sweeps_json_text(const Interpreter& in, const std::vector<SweepResult>& sweeps) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  out["sweeps"] = sweeps_json(in, sweeps);
   return out.dump(2) + "\n";
 }
 

@@ -92,6 +92,11 @@ std::string report_text(const Interpreter& in, const Report& r, const TextOption
     for (const auto& f : s.fields) w = std::max(w, width(f.name));
     for (const auto& f : s.fields) field_lines(f, opts.steps ? width(f.name) : w, "  ", opts.steps, out);
   }
+  for (const auto& sw : r.sweeps) {
+    if (!first) out += "\n";
+    first = false;
+    out += sweep_text(in, sw);
+  }
   if (!r.checks.empty()) {
     out += "\nchecks\n";
     out += checks_text(in, r.checks, true);

@@ -3,6 +3,7 @@
 // remembered. A field's formula is evaluated with `self` bound to the record
 // being asked, which is what makes `extends` and `with` late-bound.
 #include <exception>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -44,32 +45,49 @@ struct FieldState {
   Trace trace;
 };
 
+// A record's fields, shared between records until one of them changes a
+// field: a sweep's thousands of points share their base's table and only
+// own their memo.
+struct SlotTable {
+  std::vector<Slot> slots;
+  std::unordered_map<std::string, std::size_t> index;
+};
+
 struct Record {
   std::string kind;  // model, hardware, scenario, record
   std::string name;  // "drill", "decode_int8", "decode.model"
   Span span;         // where it was declared
   Record* base = nullptr;
-  std::vector<Slot> slots;
-  std::unordered_map<std::string, std::size_t> index;
+  std::shared_ptr<const SlotTable> table = std::make_shared<const SlotTable>();
   std::vector<FieldState> state;
 
+  const std::vector<Slot>& slots() const { return table->slots; }
+  const std::unordered_map<std::string, std::size_t>& index() const { return table->index; }
+
   const Slot* find(const std::string& n) const {
-    auto it = index.find(n);
-    return it == index.end() ? nullptr : &slots[it->second];
+    auto it = table->index.find(n);
+    return it == table->index.end() ? nullptr : &table->slots[it->second];
   }
+
+  // Copy-on-write: the first change gives this record its own table.
   std::size_t add_or_override(const ast::FieldDecl& f, Env* env) {
-    auto it = index.find(f.name);
-    if (it == index.end()) {
-      index.emplace(f.name, slots.size());
-      slots.push_back(Slot{f.name, &f, f.type.kind != ast::TypeKind::None ? &f : nullptr, env});
+    auto t = std::make_shared<SlotTable>(*table);
+    std::size_t i;
+    auto it = t->index.find(f.name);
+    if (it == t->index.end()) {
+      i = t->slots.size();
+      t->index.emplace(f.name, i);
+      t->slots.push_back(Slot{f.name, &f, f.type.kind != ast::TypeKind::None ? &f : nullptr, env});
       state.emplace_back();
-      return slots.size() - 1;
+    } else {
+      i = it->second;
+      Slot& s = t->slots[i];
+      s.decl = &f;
+      s.env = env;
+      if (f.type.kind != ast::TypeKind::None) s.type_decl = &f;
     }
-    Slot& s = slots[it->second];
-    s.decl = &f;
-    s.env = env;
-    if (f.type.kind != ast::TypeKind::None) s.type_decl = &f;
-    return it->second;
+    table = std::move(t);
+    return i;
   }
 };
 

@@ -30,8 +30,8 @@ Section record_section(Interpreter& in, Record* r) {
   s.kind = r->kind.empty() ? "record" : r->kind;
   s.name = r->name;
   if (r->base) s.base = r->base->name;
-  for (std::size_t i = 0; i < r->slots.size(); ++i) {
-    const Slot& slot = r->slots[i];
+  for (std::size_t i = 0; i < r->slots().size(); ++i) {
+    const Slot& slot = r->slots()[i];
     const std::string q = r->name + "." + slot.name;
     try {
       Value v = in.field(r, i, Span{});
@@ -110,6 +110,7 @@ Report build_report(Interpreter& in, Module* m, bool all) {
     for (Module* d : order) module_sections(in, d, r);
   }
   module_sections(in, m, r);
+  r.sweeps = run_sweeps(in, m);
   r.checks = run_checks(in, m);
   return r;
 }

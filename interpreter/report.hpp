@@ -7,6 +7,7 @@
 
 #include "derivation.hpp"
 #include "interpreter.hpp"
+#include "sweep.hpp"
 
 namespace napkin {
 
@@ -30,6 +31,7 @@ struct Section {
 
 struct Report {
   std::vector<Section> sections;
+  std::vector<SweepResult> sweeps;
   std::vector<CheckResult> checks;
   int failed() const;
 };

@@ -40,7 +40,13 @@ struct EvalArgs {
   bool steps = false;
 };
 
+struct SweepArgs {
+  std::string file;
+  std::string format = "text";
+};
+
 Result cmd_run(const RunArgs& a, const Common& c);
+Result cmd_sweep(const SweepArgs& a, const Common& c);
 Result cmd_explain(const ExplainArgs& a, const Common& c);
 Result cmd_check(const CheckArgs& a, const Common& c);
 Result cmd_eval(const EvalArgs& a, const Common& c);

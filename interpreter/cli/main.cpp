@@ -58,6 +58,13 @@ int main(int argc, char** argv) {
   check_cmd->add_flag("-v,--verbose", check.verbose, "list passing checks too");
   add_common(check_cmd);
 
+  SweepArgs sweep;
+  auto* sweep_cmd = app.add_subcommand("sweep", "print a file's sweeps as tables");
+  sweep_cmd->add_option("file", sweep.file, "a .napkin file with `sweep` statements")->required();
+  sweep_cmd->add_option("--format", sweep.format, "text (default), markdown, csv or json")
+      ->check(CLI::IsMember({"text", "markdown", "csv", "json"}));
+  add_common(sweep_cmd);
+
   EvalArgs eval;
   auto* eval_cmd = app.add_subcommand("eval", "evaluate one expression, with the standard library imported");
   eval_cmd->add_option("expr", eval.expr, "e.g. '2 * 80 * 8 * 128 * 32768 * 2 B -> GiB'")->required();
@@ -82,6 +89,7 @@ int main(int argc, char** argv) {
   else if (*explain_cmd) r = cmd_explain(explain, common);
   else if (*check_cmd) r = cmd_check(check, common);
   else if (*eval_cmd) r = cmd_eval(eval, common);
+  else if (*sweep_cmd) r = cmd_sweep(sweep, common);
   out(r.out);
   err(r.err);
   return r.code;

@@ -117,7 +117,7 @@ TEST_CASE("derivations record each name's value", "[evaluator][derivation]") {
   s.load("record r {\n  a = 2 GB\n  b = 4 GB/s\n  t = a / b\n}\n");
   s.si("r.t");
   napkin::Record* r = s.in.find_binding(s.module, "r")->state.value.rec;
-  const auto& trace = r->state[r->index.at("t")].trace;
+  const auto& trace = r->state[r->index().at("t")].trace;
   REQUIRE(trace.entries.size() == 2);
   CHECK(s.in.show(trace.entries[0].value) == "2 GB");
   CHECK(s.in.show(trace.entries[1].value) == "4 GB/s");

@@ -1,0 +1,32 @@
+#include <fmt/format.h>
+
+#include "../sweep.hpp"
+#include "guarded.hpp"
+
+namespace napkin::cli {
+
+Result cmd_sweep(const SweepArgs& a, const Common& c) {
+  return guarded(c, [&](Interpreter& in) {
+    Module* m = in.load_file(a.file);
+    auto sweeps = run_sweeps(in, m);
+    Result res;
+    if (sweeps.empty()) {
+      res.err = fmt::format("{} has no sweep; write one like `sweep decode over batch in [1, 8, 32] show tokens_per_s`\n", a.file);
+      res.code = 2;
+      return res;
+    }
+    if (a.format == "json") {
+      res.out = sweeps_json_text(in, sweeps);
+      return res;
+    }
+    for (std::size_t i = 0; i < sweeps.size(); ++i) {
+      if (i) res.out += "\n";
+      if (a.format == "markdown") res.out += sweep_markdown(in, sweeps[i]);
+      else if (a.format == "csv") res.out += sweep_csv(in, sweeps[i]);
+      else res.out += sweep_text(in, sweeps[i]);
+    }
+    return res;
+  });
+}
+
+}  // namespace napkin::cli
