@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 NAPKIN := ./$(BUILD_DIR)/napkin
 
-.PHONY: all deps configure build demo test golden clean
+.PHONY: all deps configure build demo test golden bench compare clean
 
 all: build
 
@@ -28,6 +28,18 @@ test: build
 # Regenerate the golden outputs; read `git diff tests/` before committing.
 golden: build
 	@tests/golden/update.sh $(NAPKIN)
+
+# Benchmarks build in their own directory, so `make test` stays lean.
+BENCH_DIR ?= build-bench
+
+bench: deps
+	@cmake -S . -B $(BENCH_DIR) $(CMAKE_FLAGS) -DNAPKIN_BENCH=ON >/dev/null
+	@cmake --build $(BENCH_DIR) -j$(JOBS) --target napkin napkin_bench
+	@$(BENCH_DIR)/bench/napkin_bench $(BENCH_ARGS)
+
+# napkin against plain Python and GNU units, as whole processes (hyperfine).
+compare: bench
+	@bench/compare.sh $(BENCH_DIR)/napkin
 
 clean:
 	@rm -rf $(BUILD_DIR)

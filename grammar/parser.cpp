@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
 #include <tao/pegtl/contrib/parse_tree.hpp>
+#include <unordered_set>
 
 #include "diagnostic.hpp"
 #include "errors.hpp"
+#include "nesting.hpp"
 #include "rules.hpp"
 
 namespace napkin {
@@ -35,6 +38,29 @@ using selector = pt::selector<
 template <typename Rule>
 using control = tao::pegtl::must_if<parse_errors, tao::pegtl::normal, false>::control<Rule>;
 
+// Nesting the bracket count cannot see (`- - - x`, `2^2^2^...`, `not not ...`)
+// still recurses; past this many nested rules the parse stops. A bracket
+// level costs about 25 rules, so 256 levels of brackets fit.
+constexpr std::size_t kMaxRuleDepth = 10000;
+struct too_deep {
+  std::size_t byte;
+};
+template <typename Rule>
+struct depth_limit : tao::pegtl::maybe_nothing {
+  template <typename R, tao::pegtl::apply_mode A, tao::pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename Input, typename... States>
+  static bool match(Input& in, States&&... st) {
+    if constexpr (Control<R>::enable) {
+      struct Guard {
+        std::size_t& d;
+        ~Guard() { --d; }
+      } guard{++in.private_depth};
+      if (in.private_depth > kMaxRuleDepth) throw too_deep{in.byte()};
+    }
+    return tao::pegtl::match<R, A, M, Action, Control>(in, st...);
+  }
+};
+
 class Builder {
  public:
   explicit Builder(const SourceFile& f) : file_(f) {}
@@ -52,7 +78,7 @@ class Builder {
   ast::ExprPtr expr(const Node& n, std::size_t depth = 0) {
     if (depth > kMaxNesting)
       fail(codes::nesting_limit, span(n), fmt::format("expression nested deeper than {} levels", kMaxNesting),
-           "split it into named fields");
+           "split it into named fields; in a chain such as `a + b + c`, each operator is a level");
     const std::size_t d = depth + 1;
     const Span s = span(n);
     if (n.is_type<number_literal>()) return number(n);
@@ -73,6 +99,8 @@ class Builder {
       return e;
     }
     if (n.is_type<list_literal>()) {
+      if (n.children.size() > kMaxListItems)
+        fail(codes::size_limit, s, fmt::format("a list of {} items; a list holds at most {}", n.children.size(), kMaxListItems));
       auto e = std::make_unique<ast::Expr>(ast::ExprKind::List, s);
       for (const auto& c : n.children) e->items.push_back(expr(*c, d));
       return e;
@@ -107,17 +135,22 @@ class Builder {
       }
       return e;
     }
+    // A chain `a + b + c` folds to the left: its first operand sits one level
+    // deeper for every operator, and walking the tree recurses that deep.
     if (n.is_type<or_expr>() || n.is_type<and_expr>()) {
       const ast::BinOp op = n.is_type<or_expr>() ? ast::BinOp::Or : ast::BinOp::And;
-      ast::ExprPtr lhs = expr(*n.children.at(0), d);
+      const std::size_t ops = n.children.size() - 1;
+      ast::ExprPtr lhs = expr(*n.children.at(0), d + ops);
       for (std::size_t i = 1; i < n.children.size(); ++i)
-        lhs = binary(op, std::move(lhs), expr(*n.children[i], d), s.file);
+        lhs = binary(op, std::move(lhs), expr(*n.children[i], d + ops - i), s.file);
       return lhs;
     }
     if (n.is_type<cmp_expr>() || n.is_type<add_expr>() || n.is_type<mul_expr>()) {
-      ast::ExprPtr lhs = expr(*n.children.at(0), d);
+      const std::size_t ops = n.children.size() / 2;
+      ast::ExprPtr lhs = expr(*n.children.at(0), d + ops);
       for (std::size_t i = 1; i + 1 < n.children.size(); i += 2)
-        lhs = binary(op_of(n.children[i]->string_view()), std::move(lhs), expr(*n.children[i + 1], d), s.file);
+        lhs = binary(op_of(n.children[i]->string_view()), std::move(lhs), expr(*n.children[i + 1], d + ops - i / 2 - 1),
+                     s.file);
       return lhs;
     }
     if (n.is_type<pow_expr>()) {
@@ -168,20 +201,22 @@ class Builder {
   }
 
   ast::ExprPtr postfix(const Node& n, std::size_t d) {
-    ast::ExprPtr e = expr(*n.children.at(0), d);
+    const std::size_t ops = n.children.size() - 1;  // `a.b.c(x)` nests like a chain
+    ast::ExprPtr e = expr(*n.children.at(0), d + ops);
     for (std::size_t i = 1; i < n.children.size(); ++i) {
       const Node& op = *n.children[i];
       Span s{&file_, e->span.begin, static_cast<std::uint32_t>(op.end().byte)};
+      const std::size_t level = d + ops - i;
       if (op.is_type<call_args>()) {
         auto call = std::make_unique<ast::Expr>(ast::ExprKind::Call, s);
         call->items.push_back(std::move(e));
         for (const auto& a : op.children) {
           if (a->is_type<named_arg>()) {
             call->arg_names.push_back(a->children.at(0)->string());
-            call->items.push_back(expr(*a->children.at(1), d));
+            call->items.push_back(expr(*a->children.at(1), level));
           } else {
             call->arg_names.emplace_back();
-            call->items.push_back(expr(*a, d));
+            call->items.push_back(expr(*a, level));
           }
         }
         e = std::move(call);
@@ -193,7 +228,7 @@ class Builder {
       } else {  // with_block: [block]
         auto w = std::make_unique<ast::Expr>(ast::ExprKind::With, s);
         w->items.push_back(std::move(e));
-        w->fields = fields(*op.children.at(0));
+        w->fields = fields(*op.children.at(0), level);
         e = std::move(w);
       }
     }
@@ -330,8 +365,9 @@ class Builder {
     return t;
   }
 
-  std::vector<ast::FieldDecl> fields(const Node& block_node) {
+  std::vector<ast::FieldDecl> fields(const Node& block_node, std::size_t depth = 0) {
     std::vector<ast::FieldDecl> out;
+    std::unordered_set<std::string_view> seen;  // a block may hold many fields: no pairwise search
     for (const auto& fnode : block_node.children) {  // field: [name, field_type|field_value]
       ast::FieldDecl f;
       f.span = span(*fnode);
@@ -340,12 +376,13 @@ class Builder {
       const Node& rest = *fnode->children.at(1);
       if (rest.is_type<field_type>()) {
         f.type = type(*rest.children.at(0));
-        if (rest.children.size() > 1) f.value = expr(*rest.children[1]);
+        if (rest.children.size() > 1) f.value = expr(*rest.children[1], depth);
       } else {
-        f.value = expr(*rest.children.at(0));
+        f.value = expr(*rest.children.at(0), depth);
       }
-      for (const auto& prev : out)
-        if (prev.name == f.name) {
+      if (!seen.insert(fnode->children[0]->string_view()).second)
+        for (const auto& prev : out) {
+          if (prev.name != f.name) continue;
           Diagnostic dg;
           dg.code = codes::duplicate;
           dg.message = fmt::format("the field `{}` is defined twice in this block", f.name);
@@ -381,15 +418,15 @@ class Builder {
       ast::Stmt st(ast::StmtKind::Fn, s);
       st.name = n.children.at(0)->string();
       st.name_span = span(*n.children[0]);
+      std::unordered_set<std::string_view> seen;
       for (std::size_t i = 1; i + 1 < n.children.size(); ++i) {
         const Node& p = *n.children[i];  // param: [name, expr?]
         ast::Param param;
         param.name = p.children.at(0)->string();
         param.span = span(p);
         if (p.children.size() > 1) param.default_value = expr(*p.children[1]);
-        for (const auto& prev : st.params)
-          if (prev.name == param.name)
-            fail(codes::duplicate, param.span, fmt::format("the parameter `{}` appears twice", param.name));
+        if (!seen.insert(p.children[0]->string_view()).second)
+          fail(codes::duplicate, param.span, fmt::format("the parameter `{}` appears twice", param.name));
         st.params.push_back(std::move(param));
       }
       st.value = expr(*n.children.back());
@@ -472,6 +509,47 @@ class Builder {
   }
 };
 
+// `x GB`: the unit starts at `b` and runs to the next space or bracket.
+Span stray_unit_span(const SourceFile& file, std::size_t b) {
+  std::size_t e = b;
+  while (e < file.text.size() && !std::isspace(static_cast<unsigned char>(file.text[e])) &&
+         std::string_view(",;)]}#").find(file.text[e]) == std::string_view::npos)
+    ++e;
+  return Span{&file, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e)};
+}
+
+// What to write instead: the operand before the unit, times one of the unit.
+std::string stray_unit_help(const SourceFile& file, Span unit) {
+  const std::string& t = file.text;
+  std::size_t end = unit.begin;
+  while (end > 0 && (t[end - 1] == ' ' || t[end - 1] == '\t')) --end;
+  std::size_t b = end;
+  while (b > 0) {
+    const char c = t[b - 1];
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') {
+      --b;
+    } else if (c == ')' || c == ']') {
+      int depth = 0;  // back to the matching bracket
+      do {
+        const char k = t[--b];
+        depth += (k == ')' || k == ']') - (k == '(' || k == '[');
+      } while (b > 0 && depth > 0 && t[b - 1] != '\n');
+      if (depth != 0) return {};
+    } else {
+      break;
+    }
+  }
+  const std::string_view operand = std::string_view(t).substr(b, end - b);
+  const std::string_view u = unit.text();
+  // `2 GB s`: the operand is itself a number with a unit.
+  std::size_t before = b;
+  while (before > 0 && (t[before - 1] == ' ' || t[before - 1] == '\t')) --before;
+  if (before > 0 && (std::isdigit(static_cast<unsigned char>(t[before - 1])) || t[before - 1] == '%'))
+    return fmt::format("a unit is written without spaces: `{}*{}`", operand, u);
+  if (operand.empty() || operand.size() > 60) return fmt::format("multiply by one of the unit: `* 1 {}`", u);
+  return fmt::format("multiply by one of the unit: `{} * 1 {}`", operand, u);
+}
+
 void check_encoding(const SourceFile& f) {
   if (f.text.size() > kMaxSourceBytes)
     fail(codes::size_limit, Span{&f, 0, 0},
@@ -494,23 +572,36 @@ void check_encoding(const SourceFile& f) {
   }
 }
 
+// The character at `b`, whole (a UTF-8 sequence), or an empty span at the end.
+Span char_at(const SourceFile& file, std::size_t b) {
+  std::size_t end = b;
+  if (end < file.text.size()) {
+    ++end;
+    while (end < file.text.size() && (static_cast<unsigned char>(file.text[end]) & 0xC0) == 0x80) ++end;
+  }
+  return Span{&file, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(end)};
+}
+
 template <typename Rule>
 std::unique_ptr<Node> parse_tree(const SourceFile& file) {
   check_encoding(file);
+  check_nesting(file);
   tao::pegtl::memory_input<> in(file.text, file.name);
   try {
-    auto root = pt::parse<Rule, selector, tao::pegtl::nothing, control>(in);
+    auto root = pt::parse<Rule, selector, depth_limit, control>(in);
     if (!root) fail(codes::syntax, Span{&file, 0, 0}, "could not parse the input");
     return root;
+  } catch (const too_deep& e) {
+    fail(codes::nesting_limit, char_at(file, e.byte), "expression nested too deeply",
+         "name the inner parts: `let inner = ...`, then use `inner`");
   } catch (const tao::pegtl::parse_error& e) {
-    const auto& pos = e.positions().front();
-    const auto b = static_cast<std::uint32_t>(pos.byte);
-    std::uint32_t end = b;
-    if (end < file.text.size()) {
-      ++end;  // point at the offending character, whole
-      while (end < file.text.size() && (static_cast<unsigned char>(file.text[end]) & 0xC0) == 0x80) ++end;
+    const std::size_t b = e.positions().front().byte;
+    const std::string message(e.message());
+    if (message == parse_errors::message<unit_after_operand>) {
+      const Span unit = stray_unit_span(file, b);
+      fail(codes::syntax, unit, message, stray_unit_help(file, unit));
     }
-    fail(codes::syntax, Span{&file, b, end}, std::string(e.message()));
+    fail(codes::syntax, char_at(file, b), message);
   }
 }
 

@@ -11,5 +11,6 @@ ast::ExprPtr parse_expression(const SourceFile& file);
 // Limits that keep malformed input from exhausting the stack.
 inline constexpr std::size_t kMaxSourceBytes = 16u << 20;
 inline constexpr std::size_t kMaxNesting = 256;
+inline constexpr std::size_t kMaxListItems = 100000;
 
 }  // namespace napkin

@@ -84,9 +84,9 @@ class Printer {
         for (std::size_t i = 0; i < e.items.size(); ++i) t += (i ? ", " : "") + print(*e.items[i]).text;
         return {t + "]", kAtom};
       }
-      case ExprKind::Member: return {wrap(*e.items[0], kPostfix) + "." + e.text, kPostfix};
+      case ExprKind::Member: return {receiver(*e.items[0]) + "." + e.text, kPostfix};
       case ExprKind::Call: {
-        std::string t = wrap(*e.items[0], kPostfix) + "(";
+        std::string t = receiver(*e.items[0]) + "(";
         ++in_args_;
         for (std::size_t i = 1; i < e.items.size(); ++i) {
           if (i > 1) t += ", ";
@@ -147,6 +147,13 @@ class Printer {
     return p.prec < min_prec ? "(" + p.text + ")" : p.text;
   }
 
+  // `(drill with { dtype = int8 }).params`: without the parentheses the
+  // member reads as part of the block.
+  std::string receiver(const Expr& e) {
+    if (e.kind == ExprKind::With) return "(" + print(e).text + ")";
+    return wrap(e, kPostfix);
+  }
+
   Printed binary(const Expr& e) {
     const int prec = ast::precedence(e.op);
     Printed l = print(*e.items[0]);
@@ -164,6 +171,8 @@ class Printer {
                        (r.text[0] == '-')))
       rp = true;
     if (l.compound && e.op == ast::BinOp::Pow) lp = true;
+    // `(2 m)^2`: written bare, the power would join the unit (`2 m^2`).
+    if (e.op == ast::BinOp::Pow && e.items[0]->kind == ExprKind::Number && e.items[0]->unit) lp = true;
     // A negation as the base of a power: (-2)^2.
     if (e.op == ast::BinOp::Pow && e.items[0]->kind == ExprKind::Negate) lp = true;
     const char* op = ast::op_text(e.op);

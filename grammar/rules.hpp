@@ -119,7 +119,15 @@ struct member : seq<sp, one<'.'>, sp, must<member_name>> {};
 struct with_body : seq<block> {};
 struct with_block : seq<sp, kw_with, sp, must<with_body>> {};
 struct postfix_op : sor<call_args, member, with_block> {};
-struct postfix_expr : seq<primary, star<postfix_op>> {};
+// `x GB`: a unit written after a name or a bracket, on the same line. Caught
+// here so the error names the unit; a word that starts the next field or
+// statement (`{ a = x b = 2 }`, `let a = x let b = 2`) is not a unit.
+struct unit_after_operand : failure {};
+struct next_word : sor<keyword_any, kw_in, kw_over, kw_show, kw_sweep, kw_measure> {};
+struct starts_binding : seq<sp, sor<seq<one<'='>, not_at<one<'='>>>, one<':'>>> {};
+struct stray_unit
+    : if_must<seq<blanks, at<not_at<next_word>, unit_expr, not_at<starts_binding>>>, unit_after_operand> {};
+struct postfix_expr : seq<primary, star<postfix_op>, opt<stray_unit>> {};
 
 struct unary_expr;
 struct pow_op : one<'^'> {};

@@ -17,4 +17,13 @@ std::string checks_text(const Interpreter& in, const std::vector<CheckResult>& c
 std::string check_failure_text(const Interpreter& in, const CheckResult& c);
 std::string sweeps_json_text(const Interpreter& in, const std::vector<SweepResult>& sweeps);
 
+// Markdown for review comments, LaTeX for lecture notes, TOML with the JSON's content.
+std::string report_markdown(const Interpreter& in, const Report& r);
+std::string report_latex(const Interpreter& in, const Report& r);
+std::string report_toml(const Interpreter& in, const Report& r);
+std::string explain_markdown(const ExplainNode& root);
+std::string explain_latex(const ExplainNode& root);
+std::string explain_json(const ExplainNode& root);
+std::string explain_toml(const ExplainNode& root);
+
 }  // namespace napkin

@@ -41,7 +41,8 @@ std::string check_failure_text(const Interpreter& in, const CheckResult& c) {
     Derivation d = derive_text(in, *c.stmt->value, c.trace, Value::boolean(false));
     out += fmt::format("    {} is false\n", d.substituted);
   }
-  for (const auto& n : explain_trace(in, c.trace, 8)) out += explain_text(n, "    ");
+  // Two levels show what moved the value; `napkin explain` goes all the way.
+  for (const auto& n : explain_trace(in, c.trace, 2)) out += explain_text(n, "    ");
   return out;
 }
 

@@ -9,7 +9,11 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     Module* m = in.load_file(a.file);
     Report r = build_report(in, m, a.all);
     Result res;
-    res.out = a.format == "json" ? report_json(in, r) : report_text(in, r, TextOptions{a.steps});
+    if (a.format == "json") res.out = report_json(in, r);
+    else if (a.format == "toml") res.out = report_toml(in, r);
+    else if (a.format == "markdown") res.out = report_markdown(in, r);
+    else if (a.format == "latex") res.out = report_latex(in, r);
+    else res.out = report_text(in, r, TextOptions{a.steps});
     res.code = r.failed() ? 1 : 0;
     return res;
   });

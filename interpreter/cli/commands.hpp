@@ -28,6 +28,7 @@ struct ExplainArgs {
   std::string file;
   std::string name;
   int depth = -1;
+  std::string format = "text";
 };
 
 struct CheckArgs {
@@ -45,10 +46,34 @@ struct SweepArgs {
   std::string format = "text";
 };
 
+struct QuickArgs {
+  std::string model;
+  std::string gpu;
+  double batch = 1;
+  double context = 2048;
+  double prompt = 0;  // 0: the whole context
+  double price = 2;
+  double mfu = 50;
+  bool steps = false;
+  std::string format = "text";
+};
+
 Result cmd_run(const RunArgs& a, const Common& c);
+Result cmd_quick(const QuickArgs& a, const Common& c);
 Result cmd_sweep(const SweepArgs& a, const Common& c);
 Result cmd_explain(const ExplainArgs& a, const Common& c);
 Result cmd_check(const CheckArgs& a, const Common& c);
 Result cmd_eval(const EvalArgs& a, const Common& c);
+
+struct PlotArgs {
+  std::string kind;    // roofline or sweep
+  std::string file;
+  std::string output;  // empty or "-": standard output
+  std::string gpu;
+  std::string peak = "peak_bf16";
+  int sweep = 1;
+};
+
+Result cmd_plot(const PlotArgs& a, const Common& c);
 
 }  // namespace napkin::cli

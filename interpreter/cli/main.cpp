@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
       "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
       "  napkin check examples/*.napkin\n"
       "  napkin eval '39.02 GB / (5.3 TB/s) -> ms'\n"
+      "  napkin quick --model llama3_8b --gpu h100_sxm --batch 32 --context 8192\n"
       "\nExit status: 0 ok, 1 a check failed, 2 a usage, parse or evaluation error.\n"
       "The language is described in docs/language.md.");
   app.set_version_flag("--version", std::string("napkin ") + napkin::kVersion);
@@ -41,7 +42,8 @@ int main(int argc, char** argv) {
   auto* run_cmd = app.add_subcommand("run", "evaluate a file: every field of every record, its lets and its checks");
   run_cmd->add_option("file", run.file, "a .napkin file")->required();
   run_cmd->add_flag("--steps", run.steps, "show each derived value's formula, its substitution and its result");
-  run_cmd->add_option("--format", run.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  run_cmd->add_option("--format", run.format, "text (default), json, toml, markdown or latex")
+      ->check(CLI::IsMember({"text", "json", "toml", "markdown", "latex"}));
   run_cmd->add_flag("--all", run.all, "also show records that only come in through imports");
   add_common(run_cmd);
 
@@ -50,6 +52,8 @@ int main(int argc, char** argv) {
   explain_cmd->add_option("file", explain.file, "a .napkin file")->required();
   explain_cmd->add_option("name", explain.name, "a value such as decode.tokens_per_s, or any expression")->required();
   explain_cmd->add_option("--depth", explain.depth, "levels of inputs to expand (default: all)");
+  explain_cmd->add_option("--format", explain.format, "text (default), json, toml, markdown or latex")
+      ->check(CLI::IsMember({"text", "json", "toml", "markdown", "latex"}));
   add_common(explain_cmd);
 
   CheckArgs check;
@@ -65,11 +69,42 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "markdown", "csv", "json"}));
   add_common(sweep_cmd);
 
+  QuickArgs quick;
+  auto* quick_cmd = app.add_subcommand(
+      "quick", "the standard serving report for a catalog model on a catalog GPU (std/serving's `serving`)");
+  quick_cmd->add_option("--model", quick.model, "a model from std/models, e.g. llama3_8b")->required();
+  quick_cmd->add_option("--gpu", quick.gpu, "a GPU from std/hardware, e.g. h100_sxm")->required();
+  quick_cmd->add_option("--batch", quick.batch, "sequences decoded together (default 1)")->check(CLI::PositiveNumber);
+  quick_cmd->add_option("--context", quick.context, "tokens held per sequence (default 2048)")->check(CLI::PositiveNumber);
+  quick_cmd->add_option("--prompt", quick.prompt, "tokens prefilled before the first output (default: the context)")
+      ->check(CLI::PositiveNumber);
+  quick_cmd->add_option("--price", quick.price, "USD per GPU-hour (default 2)")->check(CLI::NonNegativeNumber);
+  quick_cmd->add_option("--mfu", quick.mfu, "percent of peak FLOP/s that prefill reaches (default 50)")
+      ->check(CLI::Range(0.0, 100.0));
+  quick_cmd->add_flag("--steps", quick.steps, "show each value's derivation");
+  quick_cmd->add_option("--format", quick.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  add_common(quick_cmd);
+
   EvalArgs eval;
   auto* eval_cmd = app.add_subcommand("eval", "evaluate one expression, with the standard library imported");
   eval_cmd->add_option("expr", eval.expr, "e.g. '2 * 80 * 8 * 128 * 32768 * 2 B -> GiB'")->required();
   eval_cmd->add_flag("--steps", eval.steps, "show the formula and its substitution");
   add_common(eval_cmd);
+
+  PlotArgs plot;
+  auto* plot_cmd = app.add_subcommand("plot", "draw a roofline or a sweep as SVG");
+  plot_cmd->require_subcommand(1);
+  auto* roofline_cmd = plot_cmd->add_subcommand("roofline", "the GPU's roofline with every FLOP/B field of the file as a point");
+  roofline_cmd->add_option("file", plot.file, "a .napkin file")->required();
+  roofline_cmd->add_option("--gpu", plot.gpu, "the hardware, e.g. h100_sxm or decode.gpu (default: the file's own)");
+  roofline_cmd->add_option("--peak", plot.peak, "the compute ceiling's field (default peak_bf16)");
+  roofline_cmd->add_option("-o,--output", plot.output, "the SVG file to write (default: standard output)");
+  add_common(roofline_cmd);
+  auto* plot_sweep_cmd = plot_cmd->add_subcommand("sweep", "a sweep's numeric columns against its first input");
+  plot_sweep_cmd->add_option("file", plot.file, "a .napkin file with `sweep` statements")->required();
+  plot_sweep_cmd->add_option("--sweep", plot.sweep, "which sweep, counting from 1 (default 1)")->check(CLI::PositiveNumber);
+  plot_sweep_cmd->add_option("-o,--output", plot.output, "the SVG file to write (default: standard output)");
+  add_common(plot_sweep_cmd);
 
   try {
     app.parse(argc, argv);
@@ -90,6 +125,11 @@ int main(int argc, char** argv) {
   else if (*check_cmd) r = cmd_check(check, common);
   else if (*eval_cmd) r = cmd_eval(eval, common);
   else if (*sweep_cmd) r = cmd_sweep(sweep, common);
+  else if (*quick_cmd) r = cmd_quick(quick, common);
+  else if (*plot_cmd) {
+    plot.kind = *roofline_cmd ? "roofline" : "sweep";
+    r = cmd_plot(plot, common);
+  }
   out(r.out);
   err(r.err);
   return r.code;

@@ -1,0 +1,33 @@
+#include "nesting.hpp"
+
+#include <fmt/format.h>
+
+#include "diagnostic.hpp"
+#include "parser.hpp"
+
+namespace napkin {
+
+void check_nesting(const SourceFile& file) {
+  const std::string& t = file.text;
+  std::size_t depth = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '#') {
+      while (i < t.size() && t[i] != '\n') ++i;
+    } else if (c == '"') {
+      // Strings end at a quote or at the end of the line, as in the grammar.
+      for (++i; i < t.size() && t[i] != '"' && t[i] != '\n'; ++i)
+        if (t[i] == '\\') ++i;
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (++depth > kMaxNesting) {
+        const Span at{&file, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)};
+        fail(codes::nesting_limit, at, fmt::format("brackets nested deeper than {} levels", kMaxNesting),
+             "name the inner parts: `let inner = ...`, then use `inner`");
+      }
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+}  // namespace napkin

@@ -1,0 +1,61 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "../plot.hpp"
+#include "guarded.hpp"
+
+namespace napkin::cli {
+namespace {
+
+// A temporary file beside the target, renamed over it: a reader never sees
+// half a picture.
+bool write_atomically(const std::string& path, const std::string& text, std::string& error) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.flush();
+    if (!f) {
+      error = fmt::format("cannot write {}", tmp);
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = fmt::format("cannot rename {} to {}", tmp, path);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result cmd_plot(const PlotArgs& a, const Common& c) {
+  return guarded(c, [&](Interpreter& in) {
+    Module* m = in.load_file(a.file);
+    std::string svg;
+    try {
+      if (a.kind == "roofline") {
+        svg = roofline_svg(in, m, RooflineOptions{a.gpu, a.peak});
+      } else {
+        auto sweeps = run_sweeps(in, m);
+        if (sweeps.empty())
+          return Result{"", fmt::format("{} has no sweep; write one like `sweep decode over batch in [1, 8, 32] show tokens_per_s`\n", a.file), 2};
+        if (a.sweep < 1 || static_cast<std::size_t>(a.sweep) > sweeps.size())
+          return Result{"", fmt::format("--sweep {}: {} has {} sweep{}\n", a.sweep, a.file, sweeps.size(), sweeps.size() == 1 ? "" : "s"), 2};
+        svg = sweep_svg(in, sweeps[static_cast<std::size_t>(a.sweep - 1)]);
+      }
+    } catch (const PlotError& e) {
+      return Result{"", fmt::format("error: {}\n", e.what()), 2};
+    }
+    if (a.output.empty() || a.output == "-") return Result{svg, "", 0};
+    std::string error;
+    if (!write_atomically(a.output, svg, error)) return Result{"", "error: " + error + "\n", 2};
+    return Result{};
+  });
+}
+
+}  // namespace napkin::cli

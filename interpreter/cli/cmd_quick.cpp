@@ -1,0 +1,58 @@
+// `napkin quick`: the serving report for a catalog model on a catalog GPU.
+// It writes one line of napkin, `scenario quick = serving with { ... }`,
+// and evaluates it, so every figure comes from std/serving's formulas.
+#include <fmt/format.h>
+
+#include "../suggest.hpp"
+#include "guarded.hpp"
+
+namespace napkin::cli {
+namespace {
+
+// The names of `kind` records (model, hardware) defined in a std module.
+std::vector<std::string> catalog(Interpreter& in, const char* module, const char* kind) {
+  std::vector<std::string> out;
+  Module* m = in.load_std(module);
+  for (Binding* b : m->order)
+    if (b->stmt->kind == ast::StmtKind::Record && b->stmt->record_kind == kind && b->stmt->base) out.push_back(b->name);
+  return out;
+}
+
+void require_known(const std::string& what, const std::string& name, const std::vector<std::string>& known) {
+  if (std::find(known.begin(), known.end(), name) != known.end()) return;
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  Diagnostic d;
+  d.code = codes::usage;
+  const auto close = closest(name, known);
+  d.message = fmt::format("there is no {} `{}` in the catalog", what, name);
+  d.help = close.empty() ? fmt::format("the {}s are {}", what, list)
+                         : fmt::format("did you mean `{}`? The {}s are {}", close[0], what, list);
+  throw Error(std::move(d));
+}
+
+std::string number(double v) { return fmt::format("{}", v); }
+
+}  // namespace
+
+Result cmd_quick(const QuickArgs& a, const Common& c) {
+  return guarded(c, [&](Interpreter& in) {
+    require_known("model", a.model, catalog(in, "models", "model"));
+    require_known("GPU", a.gpu, catalog(in, "hardware", "hardware"));
+    std::string fields = fmt::format("model = {}, gpu = {}, batch = {}, context = {} token", a.model, a.gpu,
+                                     number(a.batch), number(a.context));
+    if (a.prompt > 0) fields += fmt::format(", prompt = {} token", number(a.prompt));
+    fields += fmt::format(", price = {} USD/hour, mfu = {}%", number(a.price), number(a.mfu));
+    const std::string source = fmt::format(
+        "import \"std/models\"\nimport \"std/hardware\"\nimport \"std/serving\"\n"
+        "scenario quick = serving with {{ {} }}\n",
+        fields);
+    Module* m = in.load_source("<quick>", source, "");
+    Report r = build_report(in, m, false);
+    Result res;
+    res.out = a.format == "json" ? report_json(in, r) : report_text(in, r, TextOptions{a.steps});
+    return res;
+  });
+}
+
+}  // namespace napkin::cli

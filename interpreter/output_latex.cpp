@@ -1,0 +1,170 @@
+// `--format latex`: a document that pdflatex compiles as it is, whose body a
+// teacher pastes into notes that load amsmath and amssymb. Every derivation
+// is an align* environment; inputs, which have nothing to derive, share one.
+#include <fmt/format.h>
+
+#include "latex_math.hpp"
+#include "output.hpp"
+
+namespace napkin {
+namespace {
+
+struct Item {
+  std::string label;
+  std::vector<std::string> lines;  // already LaTeX
+  std::string suffix;              // appended to the last line
+};
+
+std::string align(const std::vector<Item>& items) {
+  std::string out = "\\begin{align*}\n";
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const Item& it = items[k];
+    for (std::size_t i = 0; i < it.lines.size(); ++i) {
+      out += i == 0 ? "\\text{" + latex_text(it.label) + "} &" : "  &";
+      out += it.lines[i];
+      if (i + 1 == it.lines.size()) out += it.suffix;
+      if (i + 1 < it.lines.size() || k + 1 < items.size()) out += " \\\\";
+      out += "\n";
+    }
+  }
+  return out + "\\end{align*}\n";
+}
+
+// Consecutive one-line items share an environment; a derivation gets its own.
+std::string blocks(const std::vector<Item>& items) {
+  std::string out;
+  std::vector<Item> inputs;
+  for (const auto& it : items) {
+    if (it.lines.size() <= 1) {
+      inputs.push_back(it);
+      continue;
+    }
+    if (!inputs.empty()) out += align(inputs);
+    inputs.clear();
+    out += align({it});
+  }
+  if (!inputs.empty()) out += align(inputs);
+  return out;
+}
+
+Item derivation_item(const std::string& label, const Derivation& d) {
+  Item it{label, {}, ""};
+  for (const auto& line : derivation_lines(d)) it.lines.push_back("= " + latex_math(line));
+  if (!d.note.empty()) it.suffix = "\\quad\\text{[" + latex_text(d.note) + "]}";
+  return it;
+}
+
+Item field_item(const FieldReport& f) {
+  if (f.ok) return derivation_item(f.name, f.derivation);
+  return {f.name, {fmt::format("\\quad\\text{{needs \\texttt{{{}}} (declared at {})}}", latex_text(f.needs), latex_text(f.declared_at))}, ""};
+}
+
+std::string document(const std::string& body) {
+  return "% Compiles as it is; the body pastes into notes that load amsmath and amssymb.\n"
+         "\\documentclass{article}\n"
+         "\\usepackage{amsmath,amssymb}\n"
+         "\\usepackage[margin=2cm]{geometry}\n"
+         "\\allowdisplaybreaks\n"
+         "\\begin{document}\n\n" +
+         body + "\n\\end{document}\n";
+}
+
+std::string cell(const Interpreter& in, const SweepCell& c) {
+  if (!c.ok) return "needs \\texttt{" + latex_text(c.needs) + "}";
+  if (c.value.kind == Value::Kind::String) return latex_text(*c.value.s);
+  return "$" + latex_math(in.show(c.value)) + "$";
+}
+
+std::string sweep_latex(const Interpreter& in, const SweepResult& s) {
+  std::string out = fmt::format("\\section*{{sweep \\texttt{{{}}}}}\n", latex_text(s.title()));
+  std::vector<std::string> head = s.inputs;
+  head.insert(head.end(), s.columns.begin(), s.columns.end());
+  out += "\\begin{tabular}{" + std::string(head.size(), 'r') + "}\n\\hline\n";
+  for (std::size_t i = 0; i < head.size(); ++i) out += (i ? " & " : "") + latex_text(head[i]);
+  out += " \\\\\n\\hline\n";
+  for (const auto& row : s.rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? " & " : "") + cell(in, row[i]);
+    out += " \\\\\n";
+  }
+  return out + "\\hline\n\\end{tabular}\n";
+}
+
+std::string check_source(const std::string& source) {
+  const std::string body = source.rfind("check ", 0) == 0 ? source.substr(6) : source;
+  return "$" + latex_math(body) + "$";
+}
+
+std::string checks_latex(const Interpreter& in, const std::vector<CheckResult>& checks) {
+  std::string out = "\\section*{checks}\n\\begin{itemize}\n";
+  int passed = 0;
+  for (const auto& c : checks) {
+    passed += c.passed ? 1 : 0;
+    out += fmt::format("\\item[{}] {}", c.passed ? "$\\checkmark$" : "$\\times$", check_source(c.source));
+    if (c.stmt->approx)
+      out += c.passed ? fmt::format(" \\quad (${}$)", latex_math(in.show(c.actual)))
+                      : fmt::format(" \\quad got ${}$, expected ${}$: {}", latex_math(in.show(c.actual)),
+                                    latex_math(in.show(c.expected)), latex_text(c.detail));
+    else if (!c.passed)
+      out += " \\quad is false";
+    out += "\n";
+  }
+  out += "\\end{itemize}\n";
+  return out + fmt::format("{} passed, {} failed\n", passed, static_cast<int>(checks.size()) - passed);
+}
+
+std::string heading(const Section& s) {
+  std::string h = fmt::format("\\section*{{{} \\texttt{{{}}}", latex_text(s.kind), latex_text(s.name));
+  if (!s.base.empty() && s.origin.empty()) h += fmt::format(" extends \\texttt{{{}}}", latex_text(s.base));
+  h += "}\n";
+  if (!s.origin.empty()) h += fmt::format("\\[ \\text{{{}}} = {} \\]\n", latex_text(s.name), latex_math(s.origin));
+  return h;
+}
+
+void flatten(const ExplainNode& n, std::vector<Item>& out) {
+  Item it = derivation_item(n.label, n.derivation);
+  if (n.repeated) {
+    it.lines = {it.lines.back()};
+    it.suffix += "\\quad\\text{(above)}";
+  }
+  if (n.truncated) it.suffix += "\\quad\\ldots";
+  out.push_back(std::move(it));
+  for (const auto& c : n.children) flatten(c, out);
+}
+
+}  // namespace
+
+std::string report_latex(const Interpreter& in, const Report& r) {
+  std::string body;
+  std::vector<Item> lets;
+  auto flush_lets = [&] {
+    if (lets.empty()) return;
+    body += "\\section*{values}\n" + blocks(lets) + "\n";
+    lets.clear();
+  };
+  for (const auto& s : r.sections) {
+    if (s.kind == "let") {
+      lets.push_back(field_item(s.fields[0]));
+      continue;
+    }
+    flush_lets();
+    std::vector<Item> items;
+    for (const auto& f : s.fields) items.push_back(field_item(f));
+    body += heading(s) + blocks(items) + "\n";
+  }
+  flush_lets();
+  for (const auto& sw : r.sweeps) body += sweep_latex(in, sw) + "\n";
+  if (!r.checks.empty()) body += checks_latex(in, r.checks);
+  return document(body);
+}
+
+std::string explain_latex(const ExplainNode& root) {
+  std::vector<Item> items;
+  flatten(root, items);
+  std::string body = fmt::format("\\section*{{\\texttt{{{}}}}}\n", latex_text(root.label));
+  body += align({items[0]});
+  items.erase(items.begin());
+  if (!items.empty()) body += "where\n" + blocks(items);
+  return document(body);
+}
+
+}  // namespace napkin

@@ -1,0 +1,165 @@
+// `--format markdown`: for review comments and course pages. Each record is
+// a table of its results, followed by the derivation of every value that
+// has one, formulas in inline code.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "output.hpp"
+
+namespace napkin {
+namespace {
+
+// An inline code span that survives backticks inside it.
+std::string code(const std::string& s) {
+  std::size_t run = 0, longest = 0;
+  for (char c : s) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !s.empty() && (s.front() == '`' || s.back() == '`');
+  return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
+}
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (std::string_view("\\`*_[]<>|#").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// A pipe ends a table cell even inside a code span.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string shown(const FieldReport& f) {
+  if (!f.ok) return fmt::format("needs {} (declared at {})", code(f.needs), escape(f.declared_at));
+  std::string v = escape(f.derivation.result);
+  if (!f.derivation.note.empty()) v += " *(" + escape(f.derivation.note) + ")*";
+  return v;
+}
+
+// `formula` = `substituted` = **result**, or nothing for an input.
+std::string derivation(const std::string& label, const Derivation& d, const std::string& tail = "") {
+  const auto lines = derivation_lines(d);
+  std::string out = code(label);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const bool result = i + 1 == lines.size() && !d.record && (i > 0 || d.input);
+    out += " = " + (result ? "**" + escape(lines[i]) + "**" : code(lines[i]));
+  }
+  if (!d.note.empty()) out += " *(" + escape(d.note) + ")*";
+  return out + tail;
+}
+
+bool has_derivation(const FieldReport& f) { return f.ok && derivation_lines(f.derivation).size() > 1; }
+
+std::string table_and_derivations(const std::vector<const FieldReport*>& fields) {
+  std::string out = "| field | value |\n| :--- | ---: |\n";
+  for (const auto* f : fields) out += fmt::format("| {} | {} |\n", cell(code(f->name)), cell(shown(*f)));
+  bool any = false;
+  for (const auto* f : fields)
+    if (has_derivation(*f)) {
+      if (!any) out += "\n";
+      any = true;
+      out += "- " + derivation(f->name, f->derivation) + "\n";
+    }
+  return out;
+}
+
+std::string checks_markdown(const Interpreter& in, const std::vector<CheckResult>& checks) {
+  std::string out = "## checks\n\n";
+  int passed = 0;
+  for (const auto& c : checks) {
+    if (c.passed) {
+      ++passed;
+      out += "- ✓ " + code(c.source);
+      if (c.stmt->approx) out += " (" + escape(in.show(c.actual)) + ")";
+      out += "\n";
+    } else {
+      out += "- ✗ " + code(c.source) + "\n\n  ```\n";
+      std::string text = check_failure_text(in, c);
+      for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = text.find('\n', start);
+        out += "  " + text.substr(start, end - start) + "\n";
+        start = end == std::string::npos ? text.size() : end + 1;
+      }
+      out += "  ```\n\n";
+    }
+  }
+  return out + fmt::format("\n{} passed, {} failed\n", passed, static_cast<int>(checks.size()) - passed);
+}
+
+std::string heading(const Section& s) {
+  std::string h = fmt::format("## {} {}", s.kind, code(s.name));
+  if (!s.origin.empty()) return h + " = " + code(s.origin) + "\n\n";
+  if (!s.base.empty()) h += " extends " + code(s.base);
+  return h + "\n\n";
+}
+
+void explain_item(const ExplainNode& n, const std::string& indent, std::string& out) {
+  std::string tail;
+  if (n.repeated) tail = " (explained above)";
+  if (n.truncated) tail = " (…)";
+  Derivation d = n.derivation;
+  if (n.repeated) {
+    d.input = true;  // only the result: its derivation is above
+    d.note.clear();
+  }
+  out += indent + "- " + derivation(n.label, d, tail) + "\n";
+  for (const auto& c : n.children) explain_item(c, indent + "  ", out);
+}
+
+}  // namespace
+
+std::string report_markdown(const Interpreter& in, const Report& r) {
+  std::string out;
+  std::vector<const FieldReport*> lets;
+  auto separate = [&] {
+    if (!out.empty()) out += "\n";
+  };
+  auto flush_lets = [&] {
+    if (lets.empty()) return;
+    separate();
+    out += "## values\n\n" + table_and_derivations(lets);
+    lets.clear();
+  };
+  for (const auto& s : r.sections) {
+    if (s.kind == "let") {
+      lets.push_back(&s.fields[0]);
+      continue;
+    }
+    flush_lets();
+    separate();
+    std::vector<const FieldReport*> fields;
+    for (const auto& f : s.fields) fields.push_back(&f);
+    out += heading(s) + table_and_derivations(fields);
+  }
+  flush_lets();
+  for (const auto& sw : r.sweeps) {
+    separate();
+    out += sweep_markdown(in, sw);
+  }
+  if (!r.checks.empty()) {
+    separate();
+    out += checks_markdown(in, r.checks);
+  }
+  return out;
+}
+
+std::string explain_markdown(const ExplainNode& root) {
+  std::string out = "### " + code(root.label) + "\n\n";
+  Derivation d = root.derivation;
+  out += derivation(root.label, d, root.truncated ? " (…)" : "") + "\n";
+  if (root.children.empty()) return out;
+  out += "\nwhere\n\n";
+  for (const auto& c : root.children) explain_item(c, "", out);
+  return out;
+}
+
+}  // namespace napkin
