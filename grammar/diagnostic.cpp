@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "utf8.hpp"
+
 namespace napkin {
 namespace {
 
@@ -12,11 +14,55 @@ std::size_t code_points(std::string_view s) {
       std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-std::string clean_line(std::string_view line) {
-  std::string out(line);
+// A 10 MB line is shown cut, not whole: up to kMax code points, starting
+// far enough to the right that the first caret on it is visible.
+constexpr std::size_t kMax = 200;
+constexpr std::size_t kMaxText = 400;  // a message, label, note or help line
+
+struct Window {
+  std::size_t start = 0;  // first code point shown
+  std::size_t indent = 0;  // columns taken by the leading "… "
+};
+
+Window window_for(std::size_t caret_col) {
+  if (caret_col <= kMax - 40) return {};
+  return {caret_col - 60, 2};
+}
+
+// The byte offset of code point `n` of `s` (or s.size()).
+std::size_t byte_of(std::string_view s, std::size_t n) {
+  std::size_t i = 0;
+  for (; i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && n-- == 0) break;
+  return i;
+}
+
+// The line as it may be printed: a byte that is not UTF-8 text, or a
+// control character, shows as U+FFFD, one column like the byte it stands for.
+std::string printable(std::string_view s) {
+  std::string out;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t len = utf8_sequence(p + i, s.size() - i);
+    if (len == 0 || (len == 1 && p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7F) {
+      out += "\uFFFD";
+      ++i;
+    } else {
+      out.append(s.substr(i, len));
+      i += len;
+    }
+  }
+  return out;
+}
+
+std::string clean_line(std::string_view line, const Window& w) {
+  const std::size_t b = byte_of(line, w.start);
+  std::string_view shown = line.substr(b);
+  const std::size_t e = byte_of(shown, kMax);
+  std::string out = w.start > 0 ? "… " : "";
+  out += printable(shown.substr(0, e));
+  if (e < shown.size()) out += " …";
   std::replace(out.begin(), out.end(), '\t', ' ');
-  constexpr std::size_t kMax = 200;  // a 10 MB line is shown cut, not whole
-  if (out.size() > kMax) out = out.substr(0, kMax) + " …";
   return out;
 }
 
@@ -36,10 +82,11 @@ std::string render(const Diagnostic& d) {
         primary = &l;
         break;
       }
+  const std::string message = clip(d.message, kMaxText);
   if (primary)
-    out += fmt::format("{}: error[{}]: {}\n", primary->span.where(), d.code, d.message);
+    out += fmt::format("{}: error[{}]: {}\n", primary->span.where(), d.code, message);
   else
-    out += fmt::format("error[{}]: {}\n", d.code, d.message);
+    out += fmt::format("error[{}]: {}\n", d.code, message);
 
   // Labels in source order, one source line shown once with every caret under it.
   std::vector<const Label*> labels;
@@ -56,6 +103,7 @@ std::string render(const Diagnostic& d) {
 
   const SourceFile* last_file = primary ? primary->span.file : nullptr;
   int last_line = -1;
+  Window window;
   for (const Label* l : labels) {
     const auto [line, col] = l->span.file->line_col(l->span.begin);
     if (l->span.file != last_file) {
@@ -65,8 +113,9 @@ std::string render(const Diagnostic& d) {
     }
     const std::string_view raw = l->span.file->line_text(line);
     if (line != last_line) {
+      window = window_for(static_cast<std::size_t>(col));
       out += fmt::format("{:>{}} |\n", "", gutter);
-      out += fmt::format("{:>{}} | {}\n", line, gutter, clean_line(raw));
+      out += fmt::format("{:>{}} | {}\n", line, gutter, clean_line(raw, window));
       last_line = line;
     }
     // Width: to the end of the span, or of the line for spans that go on.
@@ -75,14 +124,21 @@ std::string render(const Diagnostic& d) {
     std::size_t width = span_end > l->span.begin
                             ? code_points(std::string_view(l->span.file->text).substr(l->span.begin, span_end - l->span.begin))
                             : 1;
-    width = std::clamp<std::size_t>(width, 1, 200);
-    const std::size_t pad = std::min<std::size_t>(static_cast<std::size_t>(col - 1), 200);
+    width = std::clamp<std::size_t>(width, 1, kMax);
+    const std::size_t from = std::max<std::size_t>(static_cast<std::size_t>(col - 1), window.start) - window.start;
+    const std::size_t pad = std::min(from, kMax) + window.indent;
     out += fmt::format("{:>{}} | {}{}{}{}\n", "", gutter, std::string(pad, ' '),
-                       std::string(width, l->primary ? '^' : '-'), l->text.empty() ? "" : " ", l->text);
+                       std::string(width, l->primary ? '^' : '-'), l->text.empty() ? "" : " ", clip(l->text, kMaxText));
   }
-  for (const auto& n : d.notes) out += fmt::format("{:>{}} = note: {}\n", "", gutter, n);
-  if (!d.help.empty()) out += fmt::format("{:>{}} = help: {}\n", "", gutter, d.help);
+  for (const auto& n : d.notes) out += fmt::format("{:>{}} = note: {}\n", "", gutter, clip(n, kMaxText));
+  if (!d.help.empty()) out += fmt::format("{:>{}} = help: {}\n", "", gutter, clip(d.help, kMaxText));
   return out;
+}
+
+std::string clip(std::string_view s, std::size_t max) {
+  const std::size_t end = byte_of(s, max);
+  if (end >= s.size()) return std::string(s);
+  return std::string(s.substr(0, byte_of(s, max - 1))) + "…";
 }
 
 void fail(const char* code, Span at, std::string message, std::string help) {

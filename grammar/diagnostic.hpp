@@ -4,6 +4,7 @@
 // decides where it goes.
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "error_codes.hpp"
@@ -55,5 +56,9 @@ class MissingInput : public Error {
 };
 
 [[noreturn]] void fail(const char* code, Span at, std::string message, std::string help = {});
+
+// `s` cut to at most `max` code points, ending in "…" when cut: a value shown
+// in a message may be a 10 MB string or a list of 100,000 items.
+std::string clip(std::string_view s, std::size_t max);
 
 }  // namespace napkin

@@ -8,6 +8,7 @@ inline constexpr const char* syntax = "E0100";
 inline constexpr const char* bad_number = "E0101";
 inline constexpr const char* bad_escape = "E0102";
 inline constexpr const char* bad_encoding = "E0103";
+inline constexpr const char* misplaced_unit = "E0104";
 
 inline constexpr const char* unknown_unit = "E0200";
 inline constexpr const char* add_mismatch = "E0201";

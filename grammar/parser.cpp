@@ -9,15 +9,17 @@
 
 #include "diagnostic.hpp"
 #include "errors.hpp"
+#include "parse_node.hpp"
 #include "nesting.hpp"
 #include "rules.hpp"
+#include "utf8.hpp"
 
 namespace napkin {
 namespace {
 
 namespace pt = tao::pegtl::parse_tree;
 using namespace rules;
-using Node = pt::node;
+using Node = ParseNode;
 
 // Rules that become parse-tree nodes. Chains fold away when they hold a
 // single operand, so `2 * x` is one mul_expr node and `x` alone is a name.
@@ -65,8 +67,9 @@ class Builder {
  public:
   explicit Builder(const SourceFile& f) : file_(f) {}
 
+  // The iterators, not begin()/end(): those copy the file's name into a position.
   Span span(const Node& n) const {
-    return Span{&file_, static_cast<std::uint32_t>(n.begin().byte), static_cast<std::uint32_t>(n.end().byte)};
+    return Span{&file_, static_cast<std::uint32_t>(n.m_begin.byte), static_cast<std::uint32_t>(n.m_end.byte)};
   }
 
   ast::Module module(const Node& root) {
@@ -100,7 +103,8 @@ class Builder {
     }
     if (n.is_type<list_literal>()) {
       if (n.children.size() > kMaxListItems)
-        fail(codes::size_limit, s, fmt::format("a list of {} items; a list holds at most {}", n.children.size(), kMaxListItems));
+        fail(codes::size_limit, span(*n.children[kMaxListItems]),
+             fmt::format("a list of {} items; a list holds at most {}", n.children.size(), kMaxListItems));
       auto e = std::make_unique<ast::Expr>(ast::ExprKind::List, s);
       for (const auto& c : n.children) e->items.push_back(expr(*c, d));
       return e;
@@ -509,18 +513,16 @@ class Builder {
   }
 };
 
-// `x GB`: the unit starts at `b` and runs to the next space or bracket.
-Span stray_unit_span(const SourceFile& file, std::size_t b) {
-  std::size_t e = b;
-  while (e < file.text.size() && !std::isspace(static_cast<unsigned char>(file.text[e])) &&
-         std::string_view(",;)]}#").find(file.text[e]) == std::string_view::npos)
-    ++e;
-  return Span{&file, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e)};
-}
-
-// What to write instead: the operand before the unit, times one of the unit.
-std::string stray_unit_help(const SourceFile& file, Span unit) {
+// `x GB`, with the unit at `at`: says what to write instead, the operand
+// before the unit times one of the unit.
+[[noreturn]] void stray_unit(const SourceFile& file, std::size_t at, const std::string& message) {
   const std::string& t = file.text;
+  std::size_t e = at;  // the unit runs to the next space or bracket
+  while (e < t.size() && !std::isspace(static_cast<unsigned char>(t[e])) &&
+         std::string_view(",;)]}#").find(t[e]) == std::string_view::npos)
+    ++e;
+  const Span unit{&file, static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(e)};
+
   std::size_t end = unit.begin;
   while (end > 0 && (t[end - 1] == ' ' || t[end - 1] == '\t')) --end;
   std::size_t b = end;
@@ -534,7 +536,7 @@ std::string stray_unit_help(const SourceFile& file, Span unit) {
         const char k = t[--b];
         depth += (k == ')' || k == ']') - (k == '(' || k == '[');
       } while (b > 0 && depth > 0 && t[b - 1] != '\n');
-      if (depth != 0) return {};
+      if (depth != 0) break;
     } else {
       break;
     }
@@ -544,10 +546,11 @@ std::string stray_unit_help(const SourceFile& file, Span unit) {
   // `2 GB s`: the operand is itself a number with a unit.
   std::size_t before = b;
   while (before > 0 && (t[before - 1] == ' ' || t[before - 1] == '\t')) --before;
-  if (before > 0 && (std::isdigit(static_cast<unsigned char>(t[before - 1])) || t[before - 1] == '%'))
-    return fmt::format("a unit is written without spaces: `{}*{}`", operand, u);
-  if (operand.empty() || operand.size() > 60) return fmt::format("multiply by one of the unit: `* 1 {}`", u);
-  return fmt::format("multiply by one of the unit: `{} * 1 {}`", operand, u);
+  if (before > 0 && std::isdigit(static_cast<unsigned char>(t[before - 1])))
+    fail(codes::misplaced_unit, unit, "a unit is written without spaces",
+         fmt::format("write `{}*{}` or `{}/{}`", operand, u, operand, u));
+  const std::string shown = operand.empty() || operand.size() > 60 ? "x" : std::string(operand);
+  fail(codes::misplaced_unit, unit, message, fmt::format("multiply by one of the unit: `{} * 1 {}`", shown, u));
 }
 
 void check_encoding(const SourceFile& f) {
@@ -558,10 +561,8 @@ void check_encoding(const SourceFile& f) {
   const std::size_t n = f.text.size();
   for (std::size_t i = 0; i < n;) {
     const unsigned char c = p[i];
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len != 0 && i + len <= n;
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xC0) == 0x80;
-    if (!ok) {
+    const std::size_t len = utf8_sequence(p + i, n - i);
+    if (len == 0) {
       fail(codes::bad_encoding, Span{&f, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)},
            fmt::format("this byte (0x{:02X}) is not valid UTF-8", c), "save the file as UTF-8");
     }
@@ -588,19 +589,19 @@ std::unique_ptr<Node> parse_tree(const SourceFile& file) {
   check_nesting(file);
   tao::pegtl::memory_input<> in(file.text, file.name);
   try {
-    auto root = pt::parse<Rule, selector, depth_limit, control>(in);
+    auto root = pt::parse<Rule, Node, selector, depth_limit, control>(in);
     if (!root) fail(codes::syntax, Span{&file, 0, 0}, "could not parse the input");
     return root;
   } catch (const too_deep& e) {
     fail(codes::nesting_limit, char_at(file, e.byte), "expression nested too deeply",
          "name the inner parts: `let inner = ...`, then use `inner`");
   } catch (const tao::pegtl::parse_error& e) {
-    const std::size_t b = e.positions().front().byte;
+    std::size_t b = e.positions().front().byte;
+    // At the end of the file, the caret goes right after the last thing written.
+    if (b >= file.text.size())
+      while (b > 0 && std::isspace(static_cast<unsigned char>(file.text[b - 1]))) --b;
     const std::string message(e.message());
-    if (message == parse_errors::message<unit_after_operand>) {
-      const Span unit = stray_unit_span(file, b);
-      fail(codes::syntax, unit, message, stray_unit_help(file, unit));
-    }
+    if (message == parse_errors::message<unit_after_operand>) stray_unit(file, b, message);
     fail(codes::syntax, char_at(file, b), message);
   }
 }

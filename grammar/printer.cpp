@@ -171,8 +171,10 @@ class Printer {
                        (r.text[0] == '-')))
       rp = true;
     if (l.compound && e.op == ast::BinOp::Pow) lp = true;
-    // `(2 m)^2`: written bare, the power would join the unit (`2 m^2`).
+    // `(2 m)^2`: written bare, the power would join the unit (`2 m^2`);
+    // `2^(1 s)` reads as a power of 2 only with them.
     if (e.op == ast::BinOp::Pow && e.items[0]->kind == ExprKind::Number && e.items[0]->unit) lp = true;
+    if (e.op == ast::BinOp::Pow && e.items[1]->kind == ExprKind::Number && e.items[1]->unit) rp = true;
     // A negation as the base of a power: (-2)^2.
     if (e.op == ast::BinOp::Pow && e.items[0]->kind == ExprKind::Negate) lp = true;
     const char* op = ast::op_text(e.op);

@@ -2,21 +2,25 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace napkin {
 
 std::pair<int, int> SourceFile::line_col(std::size_t offset) const {
-  int line = 1;
-  int col = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == '\n') {
-      ++line;
-      col = 1;
-    } else if ((c & 0xC0) != 0x80) {
-      ++col;  // continuation bytes do not start a new column
-    }
+  if (line_starts.empty() || indexed_text != text.data() || indexed_size != text.size()) {
+    line_starts.assign(1, 0);
+    for (std::size_t i = text.find('\n'); i != std::string::npos; i = text.find('\n', i + 1))
+      line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+    indexed_text = text.data();
+    indexed_size = text.size();
   }
-  return {line, col};
+  const std::size_t end = std::min(offset, text.size());
+  const auto after = std::upper_bound(line_starts.begin(), line_starts.end(), end);
+  const std::size_t line = static_cast<std::size_t>(after - line_starts.begin());
+  int col = 1;
+  for (std::size_t i = line_starts[line - 1]; i < end; ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++col;  // continuation bytes do not start a new column
+  return {static_cast<int>(line), col};
 }
 
 std::string_view SourceFile::line_text(int line) const {

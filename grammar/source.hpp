@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace napkin {
 
@@ -18,6 +19,12 @@ struct SourceFile {
   // 1-based line and column (columns count UTF-8 code points) of a byte offset.
   std::pair<int, int> line_col(std::size_t offset) const;
   std::string_view line_text(int line) const;
+
+  // Where each line starts, built on the first line_col: a run reports the
+  // line of every check, and scanning from the top each time was quadratic.
+  mutable std::vector<std::uint32_t> line_starts;
+  mutable const char* indexed_text = nullptr;  // the text line_starts describes
+  mutable std::size_t indexed_size = 0;
 };
 
 struct Span {

@@ -8,7 +8,9 @@ namespace napkin {
 
 bool is_literal(const ast::Expr& e) {
   using K = ast::ExprKind;
-  if (e.kind == K::Name || e.kind == K::Member || e.kind == K::Call || e.kind == K::With) return false;
+  // A measurement is not an input: its formula says which probe gave it.
+  if (e.kind == K::Name || e.kind == K::Member || e.kind == K::Call || e.kind == K::With || e.kind == K::Measure)
+    return false;
   for (const auto& c : e.items)
     if (!is_literal(*c)) return false;
   return true;
@@ -40,7 +42,9 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
       }
       if (it->value.kind == Value::Kind::Function) return std::nullopt;  // keep the function's name
       std::string text = in.show(it->value);
-      if (node.kind == ast::ExprKind::Measure && it->value.note) text += " [" + *it->value.note + "]";
+      // A whole-formula measurement's note follows the result line instead.
+      if (node.kind == ast::ExprKind::Measure && it->value.note && &node != &formula)
+        text += " [" + *it->value.note + "]";
       // In `f(1, 6,144)` a grouping comma reads as a separator: write 6_144.
       if (in_arguments)
         for (std::size_t i = 1; i + 1 < text.size(); ++i)

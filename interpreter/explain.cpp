@@ -4,7 +4,6 @@
 
 #include <set>
 
-#include "../grammar/parser.hpp"
 
 namespace napkin {
 namespace {
@@ -71,6 +70,7 @@ void print(const ExplainNode& n, const std::string& first, const std::string& re
     std::string tail = lines[i];
     if (i + 1 == lines.size() && n.repeated) tail += "  (explained above)";
     if (i + 1 == lines.size() && n.truncated) tail += "  (…)";
+    if (i + 1 == lines.size() && !n.derivation.note.empty()) tail += "  [" + n.derivation.note + "]";
     if (i == 0)
       out += first + head + tail + "\n";
     else
@@ -85,27 +85,22 @@ void print(const ExplainNode& n, const std::string& first, const std::string& re
 }  // namespace
 
 ExplainNode explain(Interpreter& in, Module* m, const std::string& what, int depth) {
-  SourceFile* src = new SourceFile{"<explain>", what, ""};  // kept alive: spans point into it
-  static std::vector<std::unique_ptr<SourceFile>> keep;
-  keep.emplace_back(src);
-  ast::ExprPtr e = parse_expression(*src);
-  static std::vector<ast::ExprPtr> exprs;
+  const ast::Expr& e = in.parse_snippet("<explain>", what);
   Trace trace;
-  Value v = in.eval_in(m, *e, &trace);
+  Value v = in.eval_in(m, e, &trace);
   Builder b{in, {}};
   // A plain name or member access explains that field itself.
-  if (e->kind == ast::ExprKind::Name || e->kind == ast::ExprKind::Member) {
+  if (e.kind == ast::ExprKind::Name || e.kind == ast::ExprKind::Member) {
     for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it) {
-      if (it->node != e.get()) continue;
+      if (it->node != &e) continue;
       if (it->rec) return b.field_node(it->rec, it->field, depth);
       if (it->binding) return b.let_node(it->binding, depth);
     }
   }
   ExplainNode root;
   root.label = what;
-  root.derivation = derive_text(in, *e, trace, v);
-  b.expand(root, {e.get(), 0}, trace, depth);
-  exprs.push_back(std::move(e));
+  root.derivation = derive_text(in, e, trace, v);
+  b.expand(root, {&e, 0}, trace, depth);
   return root;
 }
 

@@ -1,5 +1,7 @@
 #include "formatter.hpp"
 
+#include <optional>
+
 #include "../grammar/comments.hpp"
 #include "../grammar/parser.hpp"
 #include "../grammar/printer.hpp"
@@ -39,85 +41,135 @@ int binding(const Expr& e) {
   }
 }
 
-// Where a long value may break: before the operators of its top-level chain.
-std::vector<std::string_view> break_points(const Expr& e) {
-  if (e.kind != ExprKind::Binary) return {};
-  switch (ast::precedence(e.op)) {
-    case 2: return {" or "};
-    case 3: return {" and "};
-    case 6: return {" + ", " - "};
-    case 7: return {" * ", " / "};
-    default: return {};
+// The operators of printed `text` outside brackets and strings, loosest
+// first: "a + b * c - d" → "a", "+ b * c", "- d".
+// Breaking a line there only turns a space into a newline, which the
+// grammar reads the same.
+std::vector<std::string> pieces(const std::string& text) {
+  static const std::vector<std::vector<std::string_view>> loosest_first = {
+      {" -> "}, {" or "}, {" and "}, {" == ", " != ", " <= ", " >= ", " < ", " > "},
+      {" + ", " - "}, {" * ", " / "}};
+  if (text.rfind("if ", 0) == 0 || text.rfind("measure(", 0) == 0) return {text};
+  for (const auto& ops : loosest_first) {
+    std::vector<std::string> parts;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c == '"') {
+        for (++i; i < text.size() && text[i] != '"'; ++i)
+          if (text[i] == '\\') ++i;
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        --depth;
+      } else if (depth == 0 && c == ' ') {
+        for (std::string_view op : ops)
+          if (text.compare(i, op.size(), op) == 0) {
+            parts.push_back(text.substr(start, i - start));
+            start = i + 1;
+            i += op.size() - 1;
+            break;
+          }
+      }
+    }
+    if (!parts.empty()) {
+      parts.push_back(text.substr(start));
+      return parts;
+    }
   }
+  return {text};
 }
 
-// "a + b - c" → "a", "+ b", "- c", splitting only outside brackets and strings.
-std::vector<std::string> split_chain(const std::string& text, const std::vector<std::string_view>& ops) {
-  std::vector<std::string> parts;
-  int depth = 0;
-  std::size_t start = 0;
+// `f(a, b)` → "f(", "a, b", ")": the bracketed group that ends the text.
+struct Group {
+  std::string open, inner, close;
+};
+
+std::optional<Group> last_group(const std::string& text) {
+  if (text.empty() || (text.back() != ')' && text.back() != ']')) return std::nullopt;
+  std::vector<std::size_t> opened;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '"') {
       for (++i; i < text.size() && text[i] != '"'; ++i)
         if (text[i] == '\\') ++i;
     } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      --depth;
-    } else if (c == ' ' && depth == 0) {
-      for (std::string_view op : ops)
-        if (text.compare(i, op.size(), op) == 0) {
-          parts.push_back(text.substr(start, i - start));
-          start = i + 1;
-          i += op.size() - 1;
-          break;
-        }
+      opened.push_back(i);
+    } else if ((c == ')' || c == ']' || c == '}') && !opened.empty()) {
+      if (i + 1 == text.size())
+        return Group{text.substr(0, opened.back() + 1), text.substr(opened.back() + 1, i - opened.back() - 1),
+                     text.substr(i)};
+      opened.pop_back();
     }
   }
-  parts.push_back(text.substr(start));
-  return parts;
+  return std::nullopt;
 }
 
 int width(const Line& l) { return l.indent + display_width(l.text); }
+
+// Puts `part` at the end of the last line if it fits there, else on a
+// continuation line at `cont`; a part too long for any line is broken
+// inside its last brackets. The first part of a value stays beside its `=`.
+void place(std::vector<Line>& out, int cont, const std::string& part, bool first) {
+  Line& line = out.back();
+  const bool bare = line.text.empty() || line.text.back() == ' ';
+  const std::string sep = bare ? "" : " ";
+  if (width(line) + display_width(sep + part) <= kFormatWidth) {
+    line.text += sep + part;
+    return;
+  }
+  if (!first && cont + display_width(part) <= kFormatWidth) {
+    out.push_back({cont, part});
+    return;
+  }
+  if (auto g = last_group(part)) {
+    const std::vector<std::string> inner = pieces(g->inner);
+    if (inner.size() > 1) {
+      place(out, cont, g->open + inner[0], first);
+      for (std::size_t i = 1; i < inner.size(); ++i)
+        place(out, cont, inner[i] + (i + 1 == inner.size() ? g->close : ""), false);
+      return;
+    }
+  }
+  if (first || bare)
+    out.back().text += sep + part;
+  else
+    out.push_back({cont, part});
+}
+
+void fill(std::vector<Line>& out, Line start, const std::string& text, int cont) {
+  out.push_back(std::move(start));
+  const std::vector<std::string> parts = pieces(text);
+  for (std::size_t i = 0; i < parts.size(); ++i) place(out, cont, parts[i], i == 0);
+}
 
 // `head` followed by `e`, on one line if it fits, else wrapped; continuation
 // lines are indented two more. A function's body moves to its own line.
 std::vector<Line> lay_out(int indent, const std::string& head, const Expr& e, bool body_on_next_line = false) {
   const std::string flat = print(e);
   if (width({indent, head + flat}) <= kFormatWidth) return {{indent, head + flat}};
+  std::vector<Line> out;
   if (body_on_next_line) {
-    std::vector<Line> out{{indent, head.substr(0, head.find_last_not_of(' ') + 1)}};
+    out.push_back({indent, head.substr(0, head.find_last_not_of(' ') + 1)});
     for (Line& l : lay_out(indent + 2, "", e)) out.push_back(std::move(l));
     return out;
   }
-  if (e.kind == ExprKind::If) {
-    std::vector<Line> out{{indent, head + "if " + print(*e.items[0])}};
-    for (const Expr* branch = &e;;) {
-      out.push_back({indent + 2, "then " + print(*branch->items[1])});
-      const Expr& other = *branch->items[2];
-      Line otherwise{indent + 2, "else " + print(other)};
-      if (other.kind != ExprKind::If || width(otherwise) <= kFormatWidth) {
-        out.push_back(std::move(otherwise));
-        return out;
-      }
-      out.push_back({indent + 2, "else if " + print(*other.items[0])});
-      branch = &other;
-    }
+  if (e.kind != ExprKind::If) {
+    fill(out, {indent, head}, flat, indent + 2);
+    return out;
   }
-  const std::vector<std::string> parts = split_chain(flat, break_points(e));
-  std::vector<Line> out;
-  Line line{indent, head + parts[0]};
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    if (width(line) + 1 + display_width(parts[i]) <= kFormatWidth) {
-      line.text += " " + parts[i];
-    } else {
-      out.push_back(std::move(line));
-      line = {indent + 2, parts[i]};
+  fill(out, {indent, head + "if "}, print(*e.items[0]), indent + 4);
+  for (const Expr* branch = &e;;) {
+    fill(out, {indent + 2, "then "}, print(*branch->items[1]), indent + 4);
+    const Expr& other = *branch->items[2];
+    if (other.kind != ExprKind::If || width({indent + 2, "else " + print(other)}) <= kFormatWidth) {
+      fill(out, {indent + 2, "else "}, print(other), indent + 4);
+      return out;
     }
+    fill(out, {indent + 2, "else if "}, print(*other.items[0]), indent + 4);
+    branch = &other;
   }
-  out.push_back(std::move(line));
-  return out;
 }
 
 class Formatter {
@@ -204,6 +256,12 @@ class Formatter {
   // Adds the statement's rows; returns the index of its first line of code.
   std::size_t statement(const Stmt& st, bool blank) {
     if (st.kind == StmtKind::Record && !st.value) return record(st, blank);
+    if ((st.kind == StmtKind::Record || st.kind == StmtKind::Let) && written_as_block(*st.value)) {
+      const std::string head = st.kind == StmtKind::Record ? st.record_kind + " " + st.name + " = "
+                               : st.record_kind == "let"   ? "let " + st.name + " = "
+                                                           : st.name + " = ";
+      return with_block(0, head, *st.value, blank);
+    }
     hoist(st.span.end, 0, blank);
     switch (st.kind) {
       case StmtKind::Import: return add({{0, "import " + quoted(st.name)}}, blank);
@@ -223,7 +281,7 @@ class Formatter {
         return add(lay_out(0, "unit " + st.name + " = ", *st.value), blank);
       case StmtKind::Record: return add(lay_out(0, st.record_kind + " " + st.name + " = ", *st.value), blank);
       case StmtKind::Check: return add({{0, check(st)}}, blank);
-      case StmtKind::Sweep: return add({{0, sweep(st)}}, blank);
+      case StmtKind::Sweep: return add(sweep(st), blank);
     }
     return rows_.size();
   }
@@ -236,13 +294,37 @@ class Formatter {
     return t + " ≈ " + expected + " within " + print(*st.tolerance);
   }
 
-  static std::string sweep(const Stmt& st) {
-    std::string t = "sweep " + print(*st.value) + " over ";
+  // One line if it fits; else `over`, each swept input and `show` on lines
+  // of their own, and a long list of values wrapped under its first value.
+  static std::vector<Line> sweep(const Stmt& st) {
+    std::string flat = "sweep " + print(*st.value) + " over ";
     for (std::size_t i = 0; i < st.sweep_vars.size(); ++i)
-      t += (i ? ", " : "") + st.sweep_vars[i].name + " in " + print(*st.sweep_vars[i].values);
-    t += " show ";
-    for (std::size_t i = 0; i < st.columns.size(); ++i) t += (i ? ", " : "") + st.columns[i].name;
-    return t;
+      flat += (i ? ", " : "") + st.sweep_vars[i].name + " in " + print(*st.sweep_vars[i].values);
+    std::string show = "show ";
+    for (std::size_t i = 0; i < st.columns.size(); ++i) show += (i ? ", " : "") + st.columns[i].name;
+    if (display_width(flat + " " + show) <= kFormatWidth) return {{0, flat + " " + show}};
+    std::vector<Line> out{{0, "sweep " + print(*st.value)}};
+    for (std::size_t i = 0; i < st.sweep_vars.size(); ++i) {
+      const ast::SweepVar& v = st.sweep_vars[i];
+      const std::string comma = i + 1 < st.sweep_vars.size() ? "," : "";
+      Line line = i == 0 ? Line{2, "over " + v.name + " in ["} : Line{7, v.name + " in ["};
+      const int under = width(line);
+      const auto& items = v.values->items;
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        const std::string item = print(*items[k]) + (k + 1 < items.size() ? "," : "]" + comma);
+        const bool bare = line.text.back() == '[';
+        if (!bare && width(line) + 1 + display_width(item) > kFormatWidth) {
+          out.push_back(std::move(line));
+          line = {under, item};
+        } else {
+          line.text += (bare ? "" : " ") + item;
+        }
+      }
+      if (items.empty()) line.text += "]" + comma;
+      out.push_back(std::move(line));
+    }
+    out.push_back({2, show});
+    return out;
   }
 
   // The `{` of a record's block: the first character after `from` that is
@@ -257,6 +339,21 @@ class Formatter {
         ++i;
     }
     return i;
+  }
+
+  // `x with {` on one line and `}` on another: the author wrote a block.
+  bool written_as_block(const Expr& e) const {
+    return e.kind == ExprKind::With &&
+           line_of(brace_after(e.items[0]->span.end)) != line_of(e.span.end - 1);
+  }
+
+  // `head x with {`, one field a line, `}`: laid out like a record's block.
+  std::size_t with_block(int indent, const std::string& head, const Expr& e, bool blank) {
+    const std::uint32_t open = brace_after(e.items[0]->span.end);
+    hoist(open, indent, blank);
+    std::string base = print(*e.items[0]);
+    if (binding(*e.items[0]) < 11) base = "(" + base + ")";
+    return block(indent, head + base + " with", e.fields, open, e.span.end - 1, blank);
   }
 
   std::size_t record(const Stmt& st, bool blank) {
@@ -276,26 +373,36 @@ class Formatter {
       const std::string flat = head + " " + print_fields_inline(st.fields);
       if (display_width(flat) <= kFormatWidth) return add({{0, flat}}, blank);
     }
-    const std::size_t begin = add({{0, head + " {"}}, blank);
+    return block(0, head, st.fields, open, close, blank);
+  }
+
+  // `head {`, the fields one a line with their comments, `}`.
+  std::size_t block(int indent, const std::string& head, const std::vector<ast::FieldDecl>& fields,
+                    std::uint32_t open, std::uint32_t close, bool blank) {
+    const std::size_t begin = add({{indent, head + " {"}}, blank);
     rows_.back().solo = true;
     std::uint32_t prev = open + 1;
     bool first = true;
-    for (const ast::FieldDecl& f : st.fields) {
-      place_comments(f.span.begin, 2, prev, first);
-      field(f, 2, !first && blank_between(prev, f.span.begin));
+    for (const ast::FieldDecl& f : fields) {
+      place_comments(f.span.begin, indent + 2, prev, first);
+      field(f, indent + 2, !first && blank_between(prev, f.span.begin));
       prev = f.span.end;
       first = false;
     }
-    place_comments(close, 2, prev, first);
-    add({{0, "}"}}, false);
+    place_comments(close, indent + 2, prev, first);
+    add({{indent, "}"}}, false);
     rows_.back().solo = true;
     return begin;
   }
 
   void field(const ast::FieldDecl& f, int indent, bool blank) {
-    hoist(f.span.end, indent, blank);
     std::string lhs = f.name;
     if (f.type.kind != ast::TypeKind::None) lhs += ": " + f.type.text;
+    if (f.value && written_as_block(*f.value)) {
+      with_block(indent, lhs + " = ", *f.value, blank);
+      return;
+    }
+    hoist(f.span.end, indent, blank);
     if (!f.value) {
       add({{indent, lhs}}, blank);
       return;

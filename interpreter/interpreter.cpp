@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,8 @@
 #include "../grammar/parser.hpp"
 #include "../grammar/printer.hpp"
 #include "builtins.hpp"
+#include "read_source.hpp"
+#include "measure/import_toml.hpp"
 #include "stdlib_files.hpp"
 #include "suggest.hpp"
 
@@ -47,7 +50,10 @@ const char* kind_name(Value::Kind k) {
   return "value";
 }
 
-Interpreter::Interpreter(Options opts) : opts_(std::move(opts)) { register_builtins(*this); }
+Interpreter::Interpreter(Options opts) : opts_(std::move(opts)) {
+  register_builtins(*this);
+  measure::register_import_toml(*this);
+}
 Interpreter::~Interpreter() = default;
 
 void Interpreter::register_builtin(Function f) {
@@ -63,17 +69,15 @@ const Function* Interpreter::builtin(const std::string& name) const {
 // ---- loading ---------------------------------------------------------------
 
 Module* Interpreter::load_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (const int err = read_source(path, text)) {
     Diagnostic d;
     d.code = codes::io;
-    d.message = fmt::format("cannot read {}: {}", path, std::error_code(errno, std::generic_category()).message());
+    d.message = fmt::format("cannot read {}: {}", path, std::error_code(err, std::generic_category()).message());
     throw Error(std::move(d));
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
   const fs::path p(path);
-  return load_source(p.lexically_normal().generic_string(), ss.str(), p.parent_path().generic_string());
+  return load_source(p.lexically_normal().generic_string(), std::move(text), p.parent_path().generic_string());
 }
 
 Module* Interpreter::load_source(std::string name, std::string text, std::string dir) {
@@ -121,8 +125,13 @@ std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::St
   auto file = std::make_unique<SourceFile>();
   file->name = p.lexically_normal().generic_string();
   file->dir = p.lexically_normal().parent_path().generic_string();
-  std::ifstream in(p, std::ios::binary);
-  if (!in) {
+  if (const int err = read_source(p.string(), file->text); err && err != ENOENT) {
+    Diagnostic d;
+    d.code = codes::io;
+    d.message = fmt::format("cannot read the file \"{}\": {}", imp.name, std::error_code(err, std::generic_category()).message());
+    d.labels.push_back({imp.name_span, "imported here", true});
+    throw Error(std::move(d));
+  } else if (err) {
     Diagnostic d;
     d.code = codes::import_not_found;
     d.message = fmt::format("cannot find the file \"{}\" (looked for {})", imp.name, file->name);
@@ -130,9 +139,6 @@ std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::St
     d.help = "paths are relative to the importing file; the standard library is imported as \"std/NAME\"";
     throw Error(std::move(d));
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  file->text = ss.str();
   return file;
 }
 
@@ -242,8 +248,9 @@ void Interpreter::register_bindings(Module* m) {
 void Interpreter::declare_units(Module* m) {
   for (const auto& st : m->ast.statements) {
     if (st.kind != ast::StmtKind::Unit) continue;
-    if (units_.has_exact(st.name)) {
-      // Importing the same file twice declares its units once; anything else is a clash.
+    if (units_.lookup(st.name)) {
+      // Importing the same file twice declares its units once; anything else
+      // is a clash, a prefixed spelling (`GB`) included.
       fail(codes::unit_redefined, st.name_span, fmt::format("the unit `{}` is already defined", st.name),
            "choose another symbol, or use the existing unit");
     }
@@ -300,6 +307,12 @@ UnitDef Interpreter::resolve_unit(const ast::UnitExpr& u) {
   }
   unit_cache_.emplace(u.text, out);
   return out;
+}
+
+const ast::Expr& Interpreter::parse_snippet(std::string name, std::string text) {
+  snippets_.push_back(SourceFile{std::move(name), std::move(text), ""});
+  snippet_trees_.push_back(parse_expression(snippets_.back()));
+  return *snippet_trees_.back();
 }
 
 Module* Interpreter::prelude() {
@@ -560,7 +573,7 @@ const Quantity& Interpreter::expect_quantity(const Value& v, const ast::Expr* no
 void Interpreter::type_error(const Value& v, const ast::Expr* node, const char* expected) {
   Diagnostic d;
   d.code = codes::type_mismatch;
-  std::string shown = show(v);
+  const std::string shown = clip(show(v), 80);
   d.message = fmt::format("expected {}, but this is {} ({})", expected, describe_kind(v), shown);
   if (node) d.labels.push_back({node->span, "this is " + describe_kind(v), true});
   throw Error(std::move(d));
@@ -615,7 +628,12 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
         v *= u.scale;
         d = u.dim;
       }
-      return finite(v, d, e.span);
+      Value out = finite(v, d, e.span);
+      if (e.percent) {  // written as a percentage, shown as one
+        static const auto percent = std::make_shared<const DisplayUnit>(DisplayUnit{"%", 0.01});
+        out.display = percent;
+      }
+      return out;
     }
     case K::String: return Value::string(e.text);
     case K::Bool: return Value::boolean(e.boolean);
@@ -1002,7 +1020,15 @@ CheckResult Interpreter::run_check(const ast::Stmt& s) {
   try {
     Value a = eval(*s.value, m->env);
     if (!s.approx) {
-      if (a.kind != Value::Kind::Bool) type_error(a, s.value.get(), "a condition (true or false) after 'check'");
+      if (a.kind != Value::Kind::Bool) {
+        Diagnostic d;
+        d.code = codes::check_not_bool;
+        d.message = fmt::format("a check needs a condition (true or false), but this is {} ({})", describe_kind(a),
+                                clip(show(a), 80));
+        d.labels.push_back({s.value->span, "this is " + describe_kind(a), true});
+        d.help = "compare it with something: `check x < 80 GB`, or `check x ≈ 80 GB within 1%`";
+        throw Error(std::move(d));
+      }
       res.passed = a.b;
     } else {
       Value b = eval(*s.expected, m->env);

@@ -111,6 +111,10 @@ class Interpreter {
   Module* load_std(const std::string& name);  // "transformer"
   static std::vector<std::string> std_modules();
 
+  // Parses one expression typed on the command line. The interpreter keeps
+  // its text and tree, since errors and derivations point into them.
+  const ast::Expr& parse_snippet(std::string name, std::string text);
+
   // A module that imports the whole standard library, for `napkin eval`.
   Module* prelude();
   Value eval_in(Module* m, const ast::Expr& e, Trace* trace = nullptr);
@@ -146,6 +150,8 @@ class Interpreter {
   std::deque<Env> envs_;
   std::deque<Binding> bindings_;
   std::vector<std::unique_ptr<Module>> modules_;
+  std::deque<SourceFile> snippets_;
+  std::vector<ast::ExprPtr> snippet_trees_;
   std::unordered_map<std::string, Module*> loaded_;  // by display name
   std::vector<std::string> loading_;                 // import chain, for cycles
   std::unordered_map<std::string, Function> builtins_;

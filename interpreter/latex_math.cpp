@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -250,6 +251,11 @@ std::string render_range(const std::vector<Token>& toks, std::size_t i, std::siz
     out += t;
   };
   while (i < end) {
+    if (toks[i].kind == Tok::Keyword && (out.empty() || (i > 0 && toks[i - 1].kind == Tok::Open))) {
+      add("\\text{" + toks[i].text + "}\\ ");  // no space before `if` that opens a formula or bracket
+      ++i;
+      continue;
+    }
     if (toks[i].kind != Tok::Caret) {
       add(render(toks[i]));
       ++i;
@@ -316,6 +322,61 @@ std::string latex_text(const std::string& text) {
     }
     ++i;
   }
+  return out;
+}
+
+}  // namespace napkin
+
+namespace napkin {
+namespace {
+
+std::size_t length(const std::string& s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+// Positions of ` word ` outside brackets and strings.
+std::vector<std::size_t> top_level(const std::string& s, const std::vector<std::string>& words) {
+  std::vector<std::size_t> at;
+  int depth = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '"' && (i == 0 || s[i - 1] != '\\')) quoted = !quoted;
+    if (quoted) continue;
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth != 0 || c != ' ') continue;
+    for (const auto& w : words)
+      if (s.compare(i + 1, w.size() + 1, w + " ") == 0) at.push_back(i);
+  }
+  return at;
+}
+
+}  // namespace
+
+std::vector<std::string> break_lines(const std::string& text, std::size_t width) {
+  std::vector<std::size_t> cuts;
+  if (text.rfind("if ", 0) == 0) {
+    cuts = top_level(text, {"then", "else"});
+  } else if (length(text) > width) {
+    // Greedy: cut before the last `+` or `-` that keeps a piece within width.
+    std::size_t start = 0, last = std::string::npos;
+    for (std::size_t at : top_level(text, {"+", "-"})) {
+      if (length(text.substr(start, at - start)) > width && last != std::string::npos) {
+        cuts.push_back(last);
+        start = last + 1;
+      }
+      last = at;
+    }
+    if (last != std::string::npos && length(text.substr(start)) > width && last + 1 > start) cuts.push_back(last);
+  }
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t at : cuts) {
+    out.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  out.push_back(text.substr(start));
   return out;
 }
 

@@ -49,7 +49,10 @@ std::string blocks(const std::vector<Item>& items) {
 
 Item derivation_item(const std::string& label, const Derivation& d) {
   Item it{label, {}, ""};
-  for (const auto& line : derivation_lines(d)) it.lines.push_back("= " + latex_math(line));
+  for (const auto& line : derivation_lines(d)) {
+    const auto pieces = break_lines(line, 64);
+    for (std::size_t i = 0; i < pieces.size(); ++i) it.lines.push_back((i ? "\\qquad " : "= ") + latex_math(pieces[i]));
+  }
   if (!d.note.empty()) it.suffix = "\\quad\\text{[" + latex_text(d.note) + "]}";
   return it;
 }
@@ -61,7 +64,7 @@ Item field_item(const FieldReport& f) {
 
 std::string document(const std::string& body) {
   return "% Compiles as it is; the body pastes into notes that load amsmath and amssymb.\n"
-         "\\documentclass{article}\n"
+         "\\documentclass[fleqn]{article}\n"
          "\\usepackage{amsmath,amssymb}\n"
          "\\usepackage[margin=2cm]{geometry}\n"
          "\\allowdisplaybreaks\n"

@@ -48,25 +48,34 @@ std::vector<Point> operations(const Interpreter& in, const Report& r) {
       for (const auto& row : sw.rows) {
         const SweepCell& cell = row[sw.inputs.size() + c];
         if (!cell.ok || !is_intensity(cell.value)) continue;
+        const std::string field = sw.target + "." + sw.columns[c];
+        // The row that repeats the record's own value adds nothing.
+        if (std::any_of(out.begin(), out.end(), [&](const Point& p) { return p.label == field && p.intensity == cell.value.q.v; }))
+          continue;
         std::string at;
         for (std::size_t i = 0; i < sw.inputs.size(); ++i) {
           const SweepCell& x = row[i];
           at += fmt::format("{}{} = {}", i ? ", " : "", sw.inputs[i], x.value.kind == Value::Kind::String ? *x.value.s : in.show(x.value));
         }
-        out.push_back({fmt::format("{}.{} ({})", sw.target, sw.columns[c], at), cell.value.q.v});
+        out.push_back({fmt::format("{} ({})", field, at), cell.value.q.v});
       }
   return out;
 }
 
-// The GPU a file is about: the first hardware it defines, else the first
-// record field named `gpu`.
-std::string default_gpu(const Report& r) {
+// The GPU a file is about: the first hardware it defines with both a
+// bandwidth and the peak, else the first record field named `gpu`.
+std::string default_gpu(const Report& r, const std::string& peak) {
+  auto has = [](const Section& s, const std::string& name) {
+    return std::any_of(s.fields.begin(), s.fields.end(), [&](const FieldReport& f) { return f.ok && f.name == name; });
+  };
   for (const auto& s : r.sections)
-    if (s.kind == "hardware") return s.name;
+    if (s.kind == "hardware" && has(s, "memory_bandwidth") && has(s, peak)) return s.name;
   for (const auto& s : r.sections)
     for (const auto& f : s.fields)
       if (f.ok && f.name == "gpu" && f.value.kind == Value::Kind::Record) return s.name + ".gpu";
-  throw PlotError("this file defines no hardware and no field named `gpu`; name one with --gpu, e.g. --gpu h100_sxm");
+  throw PlotError(fmt::format(
+      "this file defines no hardware with memory_bandwidth and {} and no field named `gpu`; name one with --gpu, e.g. --gpu h100_sxm",
+      peak));
 }
 
 Record* eval_record(Interpreter& in, Module* m, const std::string& what) {
@@ -94,6 +103,25 @@ struct Box {
   bool hits(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
 };
 
+// Where a line of text at (x, y), turned by `angle` degrees, lies: small
+// boxes along its baseline, enough to keep numbers and points off it.
+std::vector<Box> footprint(double x, double y, double angle, double width, double size) {
+  std::vector<Box> out;
+  const double dx = std::cos(angle * M_PI / 180), dy = std::sin(angle * M_PI / 180);
+  for (double d = 0; d <= width; d += size / 2) {
+    const double cx = x + d * dx + dy * size / 2, cy = y + d * dy - dx * size / 2;
+    out.push_back({cx - size / 2, cy - size / 2, cx + size / 2, cy + size / 2});
+  }
+  return out;
+}
+
+bool clear(const std::vector<Box>& boxes, const std::vector<Box>& taken) {
+  for (const auto& b : boxes)
+    for (const auto& t : taken)
+      if (b.hits(t)) return false;
+  return true;
+}
+
 // A number beside each point, on the first side where it overlaps nothing.
 void place_label(svg::Canvas& c, double x, double y, const std::string& text, std::vector<Box>& taken) {
   const double w = svg::text_width(text, 11), h = 11;
@@ -101,7 +129,7 @@ void place_label(svg::Canvas& c, double x, double y, const std::string& text, st
     double dx, dy;
     const char* anchor;
   };
-  static constexpr Try tries[] = {{8, -7, "start"},  {8, 14, "start"},   {-8, -7, "end"},   {-8, 14, "end"},
+  static constexpr Try tries[] = {{8, 15, "start"},  {8, -7, "start"},   {-8, 15, "end"},   {-8, -7, "end"},
                                   {0, -12, "middle"}, {0, 22, "middle"}, {18, -18, "start"}, {-18, -18, "end"},
                                   {18, 26, "start"},  {-18, 26, "end"}};
   Try pick = tries[0];
@@ -122,7 +150,7 @@ void place_label(svg::Canvas& c, double x, double y, const std::string& text, st
 
 std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
   Report report = build_report(in, m, false);
-  const std::string gpu_name = o.gpu.empty() ? default_gpu(report) : o.gpu;
+  const std::string gpu_name = o.gpu.empty() ? default_gpu(report, o.peak) : o.gpu;
   Record* gpu = eval_record(in, m, gpu_name);
   const Quantity peak = field(in, gpu, o.peak, flop_per_second(), "FLOP/s");
   const Quantity bw = field(in, gpu, "memory_bandwidth", Dim::base(kByte) / Dim::base(kSecond), "B/s");
@@ -134,7 +162,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
     imin = std::min(imin, p.intensity);
     imax = std::max(imax, p.intensity);
   }
-  auto [xlo, xhi] = svg::decade_range(imin / 3, imax * 3, 3);
+  auto [xlo, xhi] = svg::decade_range(std::min(imin / 3, ridge / 30), std::max(imax * 3, ridge * 30), 3);
   const double tera = 1e12;
   auto [ylo, yhi] = svg::decade_range(bw.v * xlo / tera, peak.v * 3 / tera, 2);
 
@@ -186,33 +214,68 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
   c.polyline({{x.at(x_start), y.at(bw.v * x_start / tera)}, {x.at(ridge), y.at(roof_y)}, {plot_r, y.at(roof_y)}},
              "stroke=\"#222\" stroke-width=\"2.5\" stroke-linejoin=\"round\"");
 
-  // Name the two bounds along the roof.
   const double sx0 = x.at(x_start), sy0 = y.at(bw.v * x_start / tera), sx1 = x.at(ridge), sy1 = y.at(roof_y);
-  const double angle = std::atan2(sy1 - sy0, sx1 - sx0) * 180 / M_PI;
-  const double mx = sx0 + (sx1 - sx0) * 0.3, my = sy0 + (sy1 - sy0) * 0.3;
-  c.text(mx - 6, my - 8, fmt::format("memory: {} × intensity", show_q(bw.v, bw.dim)), "font-size=\"12\" fill=\"#333\"",
-         "start", angle);
-  c.text(plot_r - 6, y.at(roof_y) - 8, fmt::format("compute: {}", show_q(peak.v, peak.dim)), "font-size=\"12\" fill=\"#333\"",
-         "end");
   c.circle(sx1, sy1, 5, "fill=\"white\" stroke=\"#222\" stroke-width=\"2\"");
-  c.text(sx1, plot_b - 8, fmt::format("ridge {}", show_q(ridge, flop_per_byte())), "font-size=\"11\" fill=\"#555\"",
-         "end", -90);
+  const std::string ridge_text = fmt::format("ridge point {}", show_q(ridge, flop_per_byte()));
+  c.text(sx1 - 5, plot_b - 8, ridge_text, "font-size=\"11\" fill=\"#555\"", "start", -90);
+
+  // The points first, so the names of the two bounds can go where no point is.
+  std::vector<Box> taken{{sx1 - 7, sy1 - 7, sx1 + 7, sy1 + 7}};
+  for (const auto& b : footprint(sx1 - 5, plot_b - 8, -90, svg::text_width(ridge_text, 11), 11)) taken.push_back(b);
+  std::vector<std::pair<double, double>> at;
+  for (const auto& p : points) {
+    at.emplace_back(x.at(p.intensity), y.at(std::min(peak.v, p.intensity * bw.v) / tera));
+    taken.push_back({at.back().first - 7, at.back().second - 7, at.back().first + 7, at.back().second + 7});
+  }
+  const double angle = std::atan2(sy1 - sy0, sx1 - sx0) * 180 / M_PI;
+  const double len = std::hypot(sx1 - sx0, sy1 - sy0);
+  const std::string mem_text = fmt::format("memory: {} × intensity", show_q(bw.v, bw.dim));
+  const double mem_w = svg::text_width(mem_text, 12);
+  // Along the slope, above it: as close as the points allow.
+  const double ux = (sx1 - sx0) / len, uy = (sy1 - sy0) / len;
+  bool placed = false;
+  for (double off : {9.0, 24.0, 40.0}) {
+    for (double t : {0.5, 0.4, 0.3, 0.2, 0.1, 0.02}) {
+      if (t * len + mem_w > len) continue;
+      const double tx = sx0 + t * (sx1 - sx0) + uy * off, ty = sy0 + t * (sy1 - sy0) - ux * off;
+      auto boxes = footprint(tx, ty, angle, mem_w, 14);
+      if (!clear(boxes, taken)) continue;
+      c.text(tx, ty, mem_text, "font-size=\"12\" fill=\"#333\"", "start", angle);
+      taken.insert(taken.end(), boxes.begin(), boxes.end());
+      placed = true;
+      break;
+    }
+    if (placed) break;
+  }
+  const std::string cmp_text = fmt::format("compute: {}", show_q(peak.v, peak.dim));
+  const double cmp_w = svg::text_width(cmp_text, 12);
+  const double ry = y.at(roof_y);
+  struct Spot {
+    double x, y;
+    const char* anchor;
+  };
+  const Spot spots[] = {{plot_r - 6, ry - 8, "end"},  {sx1 + 10, ry - 8, "start"},  {plot_r - 6, ry + 18, "end"},
+                        {sx1 + 10, ry + 18, "start"}, {plot_r - 6, ry - 24, "end"}, {plot_r - 6, ry + 34, "end"}};
+  auto box_of = [&](const Spot& sp) {
+    const double l = sp.anchor[0] == 'e' ? sp.x - cmp_w : sp.x;
+    return Box{l, sp.y - 12, l + cmp_w, sp.y + 2};
+  };
+  const Spot* pick = &spots[0];
+  for (const auto& sp : spots)
+    if (box_of(sp).x0 >= plot_l && box_of(sp).x1 <= plot_r && clear({box_of(sp)}, taken)) {
+      pick = &sp;
+      break;
+    }
+  c.text(pick->x, pick->y, cmp_text, "font-size=\"12\" fill=\"#333\"", pick->anchor);
+  taken.push_back(box_of(*pick));
 
   // Operations, numbered, coloured by the bound they sit under.
-  std::vector<Box> taken{{sx1 - 6, sy1 - 6, sx1 + 6, sy1 + 6}};
-  for (const auto& p : points) {
-    const double px = x.at(p.intensity), py = y.at(std::min(peak.v, p.intensity * bw.v) / tera);
-    taken.push_back({px - 6, py - 6, px + 6, py + 6});
-  }
   const std::string memory_color = svg::color(0), compute_color = svg::color(1);
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const auto& p = points[i];
-    const double attained = std::min(peak.v, p.intensity * bw.v);
-    const double px = x.at(p.intensity), py = y.at(attained / tera);
-    const std::string& col = p.intensity < ridge ? memory_color : compute_color;
-    c.circle(px, py, 5.5, fmt::format("fill=\"{}\" stroke=\"white\" stroke-width=\"1.5\"", col));
-    place_label(c, px, py, std::to_string(i + 1), taken);
+    const std::string& col = points[i].intensity < ridge ? memory_color : compute_color;
+    c.circle(at[i].first, at[i].second, 5.5, fmt::format("fill=\"{}\" stroke=\"white\" stroke-width=\"1.5\"", col));
   }
+  for (std::size_t i = 0; i < points.size(); ++i) place_label(c, at[i].first, at[i].second, std::to_string(i + 1), taken);
 
   // Legend.
   const double lx = plot_r + 36;

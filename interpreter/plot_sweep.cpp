@@ -122,16 +122,24 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
       }
 
   // Layout: stacked panels sharing the x axis, text columns below them.
-  const double left = 96, right = 660, panel_h = 210, gap = 64, top = 70, strip_h = 26;
+  const double left = 96, right = 660, gap = 64, top = 70, strip_h = 24;
+  const double panel_h = panels.size() <= 2 ? 210 : 160;
   double legend_w = 150;
   for (const auto& p : panels)
     for (const auto& ser : p.series) legend_w = std::max(legend_w, 30 + svg::text_width(ser.name, 12));
   const double width = std::max(900.0, right + 24 + legend_w + 10);
-  const double strips_top = top + static_cast<double>(panels.size()) * (panel_h + gap) - gap + 44;
-  const double height = strips_top + static_cast<double>(strips.size()) * (strip_h + 22) + 46;
+  const double panels_bottom = top + static_cast<double>(panels.size()) * (panel_h + gap) - gap;
+  const double strips_top = panels_bottom + 56;
+  const double strip_step = strip_h + 24;
+  const double height = strips_top + static_cast<double>(strips.size() * keys.size()) * strip_step + 24;
   svg::Canvas cv(width, height);
   cv.text(left, 32, fmt::format("sweep {}", s.title()), "font-size=\"18\" font-weight=\"bold\"");
-  cv.text(left, 52, fmt::format("{} against {}", s.target, s.inputs[0]), "font-size=\"13\" fill=\"#555\"");
+  if (!strips.empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < strips.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == strips.size() ? " or " : ", ") + s.columns[strips[i] - nin];
+    cv.text(left, 52, fmt::format("dashed lines: where {} changes", names), "font-size=\"13\" fill=\"#555\"");
+  }
 
   std::vector<double> xs;
   for (const auto& row : s.rows)
@@ -189,9 +197,9 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
       cv.text(x.at(v), b + 20, svg::number(v), "fill=\"#333\"", "middle");
     }
     cv.rect(left, t, right - left, panel_h, "fill=\"none\" stroke=\"#333\"");
-    std::string ytitle;
-    for (std::size_t c : p.columns) ytitle += (ytitle.empty() ? "" : ", ") + s.columns[c - nin];
-    if (!ys.unit.empty()) ytitle += " (" + ys.unit + ")";
+    // One column: its name and unit; several: the unit, and the legend names them.
+    std::string ytitle = p.columns.size() == 1 ? s.columns[p.columns[0] - nin] : "";
+    if (!ys.unit.empty()) ytitle += ytitle.empty() ? ys.unit : " (" + ys.unit + ")";
     cv.text(left - 62, (t + b) / 2, ytitle, "font-size=\"13\"", "middle", -90);
 
     double ly = t + 6;
@@ -207,36 +215,40 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
       ly += 20;
     }
   }
-  cv.text((left + right) / 2, strips_top - 8 - (strips.empty() ? 0 : 0), xtitle, "font-size=\"14\"", "middle");
+  cv.text((left + right) / 2, panels_bottom + 44, xtitle, "font-size=\"14\"", "middle");
 
   // Text columns: a band per column, one shade per value, and a dashed line
   // through the panels where the value changes (where decode turns
   // compute-bound, for `bound`).
-  double st = strips_top + 10;
-  const double panels_bottom = top + static_cast<double>(panels.size()) * (panel_h + gap) - gap;
-  for (std::size_t c : strips) {
-    std::vector<std::pair<double, std::string>> cells;  // x in pixels, text
-    for (const auto& row : s.rows)
-      if (row[0].ok && key_of(row) == keys[0]) cells.emplace_back(x.at(row[0].value.q.v / xs_scale.factor), text_of(in, row[c]));
-    std::sort(cells.begin(), cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::map<std::string, std::size_t> shade;
-    cv.text(left - 10, st + strip_h / 2 + 4, s.columns[c - nin], "font-size=\"12\"", "end");
-    for (std::size_t i = 0; i < cells.size();) {
-      std::size_t j = i;
-      while (j + 1 < cells.size() && cells[j + 1].second == cells[i].second) ++j;
-      const double a = i == 0 ? left : (cells[i - 1].first + cells[i].first) / 2;
-      const double e = j + 1 == cells.size() ? right : (cells[j].first + cells[j + 1].first) / 2;
-      const std::size_t k = shade.emplace(cells[i].second, shade.size()).first->second;
-      static const char* fills[] = {"#dbe9f6", "#fbe3d6", "#d9f0e6", "#f3e0ec", "#fdf0d0"};
-      cv.rect(a, st, e - a, strip_h, fmt::format("fill=\"{}\" stroke=\"#333\" stroke-width=\"0.8\"", fills[k % 5]));
-      if (svg::text_width(cells[i].second, 12) < e - a - 4)
-        cv.text((a + e) / 2, st + strip_h / 2 + 4, cells[i].second, "font-size=\"12\"", "middle");
-      if (i > 0)
-        cv.line(a, top, a, panels_bottom, "stroke=\"#777\" stroke-dasharray=\"5 4\"");
-      i = j + 1;
+  double st = strips_top + 16;
+  for (std::size_t c : strips)
+    for (const auto& k : keys) {
+      std::vector<std::pair<double, std::string>> cells;  // x in pixels, text
+      for (const auto& row : s.rows)
+        if (row[0].ok && key_of(row) == k) cells.emplace_back(x.at(row[0].value.q.v / xs_scale.factor), text_of(in, row[c]));
+      std::sort(cells.begin(), cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::map<std::string, std::size_t> shade;
+      cv.text(left, st - 5, s.columns[c - nin] + (k.empty() ? "" : " (" + k + ")"), "font-size=\"12\" fill=\"#333\"");
+      for (std::size_t i = 0; i < cells.size();) {
+        std::size_t j = i;
+        while (j + 1 < cells.size() && cells[j + 1].second == cells[i].second) ++j;
+        const double a = i == 0 ? left : (cells[i - 1].first + cells[i].first) / 2;
+        const double e = j + 1 == cells.size() ? right : (cells[j].first + cells[j + 1].first) / 2;
+        const std::size_t shade_index = shade.emplace(cells[i].second, shade.size()).first->second;
+        static const char* fills[] = {"#dbe9f6", "#fbe3d6", "#d9f0e6", "#f3e0ec", "#fdf0d0"};
+        cv.rect(a, st, e - a, strip_h, fmt::format("fill=\"{}\" stroke=\"#333\" stroke-width=\"0.8\"", fills[shade_index % 5]));
+        if (svg::text_width(cells[i].second, 12) < e - a - 4)
+          cv.text((a + e) / 2, st + strip_h / 2 + 4, cells[i].second, "font-size=\"12\"", "middle");
+        if (i > 0) {
+          cv.line(a, top, a, panels_bottom, "stroke=\"#777\" stroke-dasharray=\"5 4\"");
+          const std::string change = s.columns[c - nin] + " → " + cells[i].second;
+          const bool fits = a + 4 + svg::text_width(change, 10) <= right;
+          cv.text(fits ? a + 4 : a - 4, top - 4, change, "font-size=\"10\" fill=\"#555\"", fits ? "start" : "end");
+        }
+        i = j + 1;
+      }
+      st += strip_step;
     }
-    st += strip_h + 22;
-  }
   return cv.str();
 }
 

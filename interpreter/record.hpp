@@ -58,7 +58,7 @@ struct Record {
   std::string name;  // "drill", "decode_int8", "decode.model"
   Span span;         // where it was declared
   Record* base = nullptr;
-  std::shared_ptr<const SlotTable> table = std::make_shared<const SlotTable>();
+  std::shared_ptr<const SlotTable> table = std::make_shared<SlotTable>();
   std::vector<FieldState> state;
 
   const std::vector<Slot>& slots() const { return table->slots; }
@@ -69,9 +69,14 @@ struct Record {
     return it == table->index.end() ? nullptr : &table->slots[it->second];
   }
 
-  // Copy-on-write: the first change gives this record its own table.
+  // Copy-on-write: the first change gives this record its own table, and
+  // later changes edit it in place (a block of n fields costs n, not n²).
   std::size_t add_or_override(const ast::FieldDecl& f, Env* env) {
-    auto t = std::make_shared<SlotTable>(*table);
+    std::shared_ptr<SlotTable> t;
+    if (table.use_count() == 1)
+      t = std::const_pointer_cast<SlotTable>(table);  // never made const: see `table` above
+    else
+      t = std::make_shared<SlotTable>(*table);
     std::size_t i;
     auto it = t->index.find(f.name);
     if (it == t->index.end()) {

@@ -7,14 +7,12 @@ namespace napkin::cli {
 Result cmd_eval(const EvalArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
     Module* prelude = in.prelude();
-    static SourceFile src;
-    src = SourceFile{"<eval>", a.expr, ""};
-    ast::ExprPtr e = parse_expression(src);
+    const ast::Expr& e = in.parse_snippet("<eval>", a.expr);
     Trace trace;
-    Value v = in.eval_in(prelude, *e, &trace);
+    Value v = in.eval_in(prelude, e, &trace);
     Result res;
     if (a.steps) {
-      for (const auto& line : derivation_lines(derive_text(in, *e, trace, v))) res.out += "= " + line + "\n";
+      for (const auto& line : derivation_lines(derive_text(in, e, trace, v))) res.out += "= " + line + "\n";
       res.out.erase(0, 2);
     } else {
       res.out = in.show(v) + "\n";

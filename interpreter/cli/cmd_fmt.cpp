@@ -1,32 +1,28 @@
 #include <fmt/format.h>
 
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
-#include <system_error>
 
 #include "../../grammar/ast_equal.hpp"
 #include "../../grammar/diagnostic.hpp"
 #include "../../grammar/parser.hpp"
+#include "../atomic_write.hpp"
 #include "../formatter.hpp"
-#include "../replace_file.hpp"
+#include "../read_source.hpp"
 #include "commands.hpp"
 
 namespace napkin::cli {
 namespace {
 
-bool read_all(const std::string& path, std::string& text) {
+// 0, or why `path` could not be read.
+int read_all(const std::string& path, std::string& text) {
+  if (path != "-") return read_source(path, text);
   std::ostringstream ss;
-  if (path == "-") {
-    ss << std::cin.rdbuf();
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    ss << in.rdbuf();
-  }
+  ss << std::cin.rdbuf();
   text = ss.str();
-  return true;
+  return 0;
 }
 
 // The formatted text, or "" with `why` set. A layout that would parse to a
@@ -59,8 +55,8 @@ Result cmd_fmt(const FmtArgs& a, const Common&) {
       continue;
     }
     std::string text;
-    if (!read_all(path, text)) {
-      r.err += fmt::format("napkin fmt: cannot read {}: {}\n", path, std::error_code(errno, std::generic_category()).message());
+    if (const int err = read_all(path, text)) {
+      r.err += fmt::format("napkin fmt: cannot read {}: {}\n", path, std::strerror(err));
       failed = true;
       continue;
     }
@@ -84,9 +80,9 @@ Result cmd_fmt(const FmtArgs& a, const Common&) {
       continue;
     }
     try {
-      replace_file(path, out);
-    } catch (const std::system_error& e) {
-      r.err += fmt::format("napkin fmt: {}\n", e.what());
+      atomic_write(path, out);
+    } catch (const Error& e) {
+      r.err += render(e.diagnostic());
       failed = true;
     }
   }

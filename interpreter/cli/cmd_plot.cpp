@@ -1,37 +1,10 @@
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <fstream>
-
+#include "../atomic_write.hpp"
 #include "../plot.hpp"
 #include "guarded.hpp"
 
 namespace napkin::cli {
-namespace {
-
-// A temporary file beside the target, renamed over it: a reader never sees
-// half a picture.
-bool write_atomically(const std::string& path, const std::string& text, std::string& error) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.flush();
-    if (!f) {
-      error = fmt::format("cannot write {}", tmp);
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = fmt::format("cannot rename {} to {}", tmp, path);
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 Result cmd_plot(const PlotArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
@@ -52,8 +25,7 @@ Result cmd_plot(const PlotArgs& a, const Common& c) {
       return Result{"", fmt::format("error: {}\n", e.what()), 2};
     }
     if (a.output.empty() || a.output == "-") return Result{svg, "", 0};
-    std::string error;
-    if (!write_atomically(a.output, svg, error)) return Result{"", "error: " + error + "\n", 2};
+    atomic_write(a.output, svg);
     return Result{};
   });
 }

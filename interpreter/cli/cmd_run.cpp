@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "../check_failure.hpp"
 #include "guarded.hpp"
 
 namespace napkin::cli {
@@ -15,6 +16,9 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     else if (a.format == "latex") res.out = report_latex(in, r);
     else res.out = report_text(in, r, TextOptions{a.steps});
     res.code = r.failed() ? 1 : 0;
+    // stdout may be JSON or a file; stderr says, for a person, which check failed and where.
+    for (const auto& ch : r.checks)
+      if (!ch.passed) res.err += render(check_failure(in, ch));
     return res;
   });
 }

@@ -15,6 +15,8 @@ struct Result {
 struct Common {
   int digits = 4;
   std::string stdlib_dir;
+  bool no_measure = false;  // `measure(...)` uses its fallback
+  bool remeasure = false;   // `measure(...)` runs its probe even when the cache has it
 };
 
 struct RunArgs {
@@ -75,5 +77,30 @@ struct PlotArgs {
 };
 
 Result cmd_plot(const PlotArgs& a, const Common& c);
+
+struct DiffArgs {
+  std::vector<std::string> files;  // OLD NEW; with `git`, the seven arguments git gives an external diff
+  std::string explain;             // show this value's two derivations instead
+  std::string format = "text";
+  std::string threshold;  // "0.1%": hide smaller moves
+  std::string base_dir;   // resolve both versions' imports here
+  bool git = false;
+};
+
+struct FmtArgs {
+  std::vector<std::string> files;  // "-": standard input
+  bool check = false;
+  bool write = false;
+};
+
+Result cmd_diff(const DiffArgs& a, const Common& c);
+Result cmd_fmt(const FmtArgs& a, const Common& c);
+
+struct MeasureArgs {
+  std::vector<std::string> probes;  // "": every probe
+  std::string out;                  // the hardware profile to write, if any
+};
+
+Result cmd_measure(const MeasureArgs& a, const Common& c);
 
 }  // namespace napkin::cli

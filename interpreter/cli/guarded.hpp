@@ -2,6 +2,7 @@
 // What every subcommand shares: building the interpreter from the common
 // options, and turning a napkin error into its rendered diagnostic (exit 2).
 #include "../../grammar/parser.hpp"
+#include "../measure/prober.hpp"
 #include "../output.hpp"
 #include "commands.hpp"
 
@@ -11,6 +12,7 @@ inline Options options(const Common& c) {
   Options o;
   o.digits = c.digits;
   o.stdlib_dir = c.stdlib_dir;
+  o.prober = measure::make_prober(measure::ProberOptions::from(c.no_measure, c.remeasure));
   return o;
 }
 

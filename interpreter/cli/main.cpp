@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
   auto add_common = [&](CLI::App* sub) {
     sub->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
     sub->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy");
+    sub->add_flag("--no-measure", common.no_measure, "measure(...) uses its fallback instead of running a probe");
+    sub->add_flag("--remeasure", common.remeasure, "measure(...) runs its probe again instead of using the cache");
   };
 
   RunArgs run;
@@ -106,6 +108,33 @@ int main(int argc, char** argv) {
   plot_sweep_cmd->add_option("-o,--output", plot.output, "the SVG file to write (default: standard output)");
   add_common(plot_sweep_cmd);
 
+  DiffArgs diff;
+  auto* diff_cmd = app.add_subcommand(
+      "diff", "what moved between two versions of a file: changed inputs, then every value, largest change first");
+  diff_cmd->add_option("files", diff.files, "OLD NEW (with --git: the seven arguments of a git external diff)")
+      ->required();
+  diff_cmd->add_option("--explain", diff.explain, "show this value's old and new derivations side by side");
+  diff_cmd->add_option("--format", diff.format, "text (default), markdown or json")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  diff_cmd->add_option("--threshold", diff.threshold, "hide values that moved less than this, e.g. 0.1%");
+  diff_cmd->add_option("--base-dir", diff.base_dir,
+                       "resolve imports of both versions in this directory (for `<(git show REV:FILE)`)");
+  diff_cmd->add_flag("--git", diff.git, "called by git as diff.napkin.command or GIT_EXTERNAL_DIFF; always exits 0");
+  add_common(diff_cmd);
+
+  FmtArgs fmt_args;
+  auto* fmt_cmd = app.add_subcommand("fmt", "print files in the canonical layout, or rewrite them (-w)");
+  fmt_cmd->add_option("files", fmt_args.files, "one or more .napkin files, or - for standard input")->required();
+  auto* fmt_check = fmt_cmd->add_flag("--check", fmt_args.check, "list the files that are not formatted; exit 1 if any");
+  fmt_cmd->add_flag("-w,--write", fmt_args.write, "rewrite the files in place")->excludes(fmt_check);
+
+  MeasureArgs measure;
+  auto* measure_cmd = app.add_subcommand(
+      "measure", "run this machine's probes (CPU, and GPU where there is one), print them beside the spec sheet");
+  measure_cmd->add_option("--probe", measure.probes, "only this probe, e.g. gpu.copy_bandwidth (repeatable)");
+  measure_cmd->add_option("--out", measure.out, "write a hardware profile, for import_toml(\"FILE.toml\")");
+  add_common(measure_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -130,6 +159,9 @@ int main(int argc, char** argv) {
     plot.kind = *roofline_cmd ? "roofline" : "sweep";
     r = cmd_plot(plot, common);
   }
+  else if (*diff_cmd) r = cmd_diff(diff, common);
+  else if (*fmt_cmd) r = cmd_fmt(fmt_args, common);
+  else if (*measure_cmd) r = cmd_measure(measure, common);
   out(r.out);
   err(r.err);
   return r.code;

@@ -53,8 +53,8 @@ std::string show(double value, const std::string& unit, int digits) {
 }
 
 std::string provenance(const Measurement& m) {
-  std::string s = fmt::format("{}; {}; median of {} (min {}, max {})", m.device, m.method, m.n, show(m.min, m.unit),
-                              show(m.max, m.unit));
+  std::string s = fmt::format("{} on {}; {}; median of {} (min {}, max {})", m.key(), m.device, m.method, m.n,
+                              show(m.min, m.unit), show(m.max, m.unit));
   if (m.cached && !m.measured_at.empty()) s += "; cached from " + m.measured_at;
   for (const auto& w : m.warnings) s += "; " + w;
   return s;

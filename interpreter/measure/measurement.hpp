@@ -26,7 +26,8 @@ struct Measurement {
 // Fills value, min, max, n and the spread warning from per-run samples.
 void summarize(Measurement& m, std::vector<double> samples, double spread_limit = 0.05);
 
-// "AMD EPYC, 2 threads; STREAM copy, ...; median of 10 (min 11.8 GB/s, max 12.4 GB/s)".
+// "cpu.copy_bandwidth(threads=1) on AMD EPYC, 2 threads; STREAM copy ...;
+// median of 10 (min 11.8 GB/s, max 12.4 GB/s)", and any warnings.
 std::string provenance(const Measurement& m);
 
 // "12.3 GB/s": the value in its unit with a decimal prefix.

@@ -11,7 +11,6 @@ namespace napkin::test {
 
 struct Session {
   Interpreter in;
-  std::deque<SourceFile> sources;
   Module* module = nullptr;
   int loaded = 0;
 
@@ -22,10 +21,7 @@ struct Session {
 
   Value eval(const std::string& expr) {
     Module* m = module ? module : in.prelude();
-    sources.push_back(SourceFile{"<expr>", expr, ""});
-    static std::deque<ast::ExprPtr> keep;  // traces may point into it
-    keep.push_back(parse_expression(sources.back()));
-    return in.eval_in(m, *keep.back());
+    return in.eval_in(m, in.parse_snippet("<expr>", expr));
   }
 
   std::string show(const std::string& expr) { return in.show(eval(expr)); }

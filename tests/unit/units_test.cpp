@@ -47,7 +47,8 @@ TEST_CASE("display picks a prefix by magnitude", "[units][format]") {
   CHECK(s.show("1365 FLOP/B") == "1,365 FLOP/B");
   CHECK(s.show("124_439_808 param") == "124,439,808 param");
   CHECK(s.show("6144") == "6,144");
-  CHECK(s.show("40%") == "0.4");
+  CHECK(s.show("40%") == "40%");
+  CHECK(s.show("40% * 2") == "0.8");
   CHECK(s.show("0.112 -> %") == "11.2%");
   CHECK(s.show("$2/hour") == "2 USD/hour");
   CHECK(s.show("1.756e23 FLOP") == "1.756e23 FLOP");

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# napkin against the tools people use today, each timed as a whole process
+# with hyperfine (start-up included, output sent to /dev/null):
+#   1. exercise 1's questions: `napkin run` vs bench/reference.py (plain Python 3)
+#   2. a 10,000-point decode sweep (100 batches x 100 contexts):
+#      `napkin sweep bench/decode_sweep.napkin` vs `reference.py sweep`
+#   3. unit conversions: `napkin eval` vs GNU units
+# and prints each pair's mean times and how many times faster napkin is.
+#
+#   bench/compare.sh [NAPKIN]      default: build-bench/napkin
+#   RUNS=100 bench/compare.sh      more runs per command (default 50)
+#
+# hyperfine and units are installed from Debian when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+napkin=${1:-build-bench/napkin}
+runs=${RUNS:-50}
+
+if [ ! -x "$napkin" ]; then
+  echo "no napkin at $napkin: build it first (make bench)" >&2
+  exit 2
+fi
+
+missing=()
+command -v hyperfine >/dev/null || missing+=(hyperfine)
+command -v units >/dev/null || missing+=(units)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The distribution's interpreter, not a version manager's shim: a shim is a
+# shell script that would add its own start-up to Python's.
+python=/usr/bin/python3
+[ -x "$python" ] || python=$(command -v python3)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The two programs must agree before their times mean anything.
+"$napkin" check examples/exercise1_size_a_model.napkin >/dev/null
+rows=$("$napkin" sweep bench/decode_sweep.napkin --format csv | tail -n +2 | wc -l)
+[ "$rows" -eq 10000 ] || { echo "napkin's sweep printed $rows rows, expected 10000" >&2; exit 1; }
+
+n=0
+pair() {  # TITLE NAPKIN_COMMAND OTHER_COMMAND
+  n=$((n + 1))
+  hyperfine -N --warmup 5 --runs "$runs" --style none --export-json "$tmp/$n.json" \
+    --command-name napkin "$2" --command-name other "$3" >/dev/null 2>&1
+  echo "$1" >"$tmp/$n.title"
+}
+
+pair "exercise 1, every question (napkin run vs python3 reference.py)" \
+  "$napkin run examples/exercise1_size_a_model.napkin" \
+  "$python bench/reference.py exercise"
+pair "decode sweep, 10,000 points (napkin sweep vs python3 reference.py sweep)" \
+  "$napkin sweep bench/decode_sweep.napkin" \
+  "$python bench/reference.py sweep"
+pair "39.02 GB in GiB (napkin eval vs units)" \
+  "$napkin eval '39.02 GB -> GiB'" \
+  "units -t '39.02 GB' GiB"
+pair "5.3 TB/s in GiB/s (napkin eval vs units)" \
+  "$napkin eval '5.3 TB/s -> GiB/s'" \
+  "units -t '5.3 TB/s' GiB/s"
+pair "1610612736 B in GiB (napkin eval vs units)" \
+  "$napkin eval '1610612736 B -> GiB'" \
+  "units -t '1610612736 B' GiB"
+
+"$python" - "$tmp" "$n" <<'EOF'
+import json, sys
+tmp, n = sys.argv[1], int(sys.argv[2])
+print(f"{'':72} {'napkin':>16} {'other':>16} {'ratio':>7}")
+for i in range(1, n + 1):
+    title = open(f"{tmp}/{i}.title").read().strip()
+    res = {r["command"]: r for r in json.load(open(f"{tmp}/{i}.json"))["results"]}
+    a, b = res["napkin"], res["other"]
+    fmt = lambda r: f"{r['mean'] * 1e3:7.2f} ± {r['stddev'] * 1e3:5.2f} ms"
+    print(f"{title:72} {fmt(a):>16} {fmt(b):>16} {b['mean'] / a['mean']:6.1f}x")
+print("ratio: the other program's mean time over napkin's (higher: napkin is faster)")
+EOF

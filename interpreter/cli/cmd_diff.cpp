@@ -1,0 +1,162 @@
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <system_error>
+
+#include "../diff.hpp"
+#include "../explain.hpp"
+#include "../read_source.hpp"
+#include "guarded.hpp"
+
+namespace napkin::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string directory_of(const std::string& path) { return fs::path(path).parent_path().generic_string(); }
+
+bool regular(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+// Reads `path` once (it may be a pipe: `<(git show HEAD~1:plan.napkin)`) and
+// loads it under `name`, resolving its imports against `dir`.
+Module* load(Interpreter& in, const std::string& path, const std::string& name, const std::string& dir) {
+  std::string text;
+  if (path != "/dev/null") {  // git's stand-in for a file that does not exist on one side
+    if (const int err = read_source(path, text)) {
+      Diagnostic d;
+      d.code = codes::io;
+      d.message = fmt::format("cannot read {}: {}", path, std::strerror(err));
+      throw Error(std::move(d));
+    }
+  }
+  return in.load_source(name, std::move(text), dir);
+}
+
+// "0.1%" or "0.001".
+bool parse_threshold(std::string s, double& out) {
+  double scale = 1;
+  if (!s.empty() && s.back() == '%') {
+    s.pop_back();
+    scale = 0.01;
+  }
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || p != s.data() + s.size() || out < 0) return false;
+  out *= scale;
+  return true;
+}
+
+struct Sides {
+  std::string before_path, after_path, before_name, after_name, before_dir, after_dir;
+};
+
+// Which files, under which names, importing from where.
+bool sides(const DiffArgs& a, Sides& s, std::string& why) {
+  if (a.git) {
+    // A rename adds the new path and a description: nine arguments.
+    if (a.files.size() != 7 && a.files.size() != 9) {
+      why = "with --git, napkin diff takes the arguments git gives an external diff: "
+            "PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE [NEW-PATH RENAME]";
+      return false;
+    }
+    const std::string& renamed = a.files.size() == 9 ? a.files[7] : a.files[0];
+    s = {a.files[1], a.files[4], "a/" + a.files[0], "b/" + renamed, directory_of(a.files[0]), directory_of(renamed)};
+  } else {
+    if (a.files.size() != 2) {
+      why = "napkin diff takes two files: OLD NEW";
+      return false;
+    }
+    s = {a.files[0], a.files[1], a.files[0], a.files[1], directory_of(a.files[0]), directory_of(a.files[1])};
+    // A version read from a pipe has no directory: it imports from the other's.
+    if (!regular(s.before_path) && regular(s.after_path)) s.before_dir = s.after_dir;
+    if (!regular(s.after_path) && regular(s.before_path)) s.after_dir = s.before_dir;
+  }
+  if (!a.base_dir.empty()) s.before_dir = s.after_dir = a.base_dir;
+  return true;
+}
+
+// The tree of `name`, or the error that stands in its place.
+struct Explained {
+  std::optional<ExplainNode> tree;
+  std::string error;
+};
+
+Explained explain_one(Interpreter& in, Module* m, const std::string& name) {
+  try {
+    return {explain(in, m, name, -1), ""};
+  } catch (const Error& e) {
+    return {std::nullopt, render(e.diagnostic())};
+  }
+}
+
+Result explain_both(const DiffArgs& a, Version& before, Version& after, const Sides& s) {
+  Explained old_tree = explain_one(*before.in, before.module, a.explain);
+  Explained new_tree = explain_one(*after.in, after.module, a.explain);
+  if (!old_tree.tree && !new_tree.tree) return Result{"", new_tree.error, 2};
+  if (old_tree.tree && new_tree.tree) fold_unchanged(*old_tree.tree, *new_tree.tree);
+  const ExplainSide b{s.before_name, old_tree.tree ? explain_text(*old_tree.tree) : old_tree.error};
+  const ExplainSide n{s.after_name, new_tree.tree ? explain_text(*new_tree.tree) : new_tree.error};
+  Result r;
+  r.code = b.text == n.text ? 0 : 1;
+  if (a.format == "json") {
+    nlohmann::ordered_json j = {{"name", a.explain},
+                                {"before", {{"file", b.title}, {"text", b.text}}},
+                                {"after", {{"file", n.title}, {"text", n.text}}}};
+    r.out = j.dump(2) + "\n";
+  } else if (a.format == "markdown") {
+    r.out = fmt::format("**Before** (`{}`)\n\n```\n{}```\n\n**After** (`{}`)\n\n```\n{}```\n", b.title, b.text,
+                        n.title, n.text);
+  } else {
+    r.out = explain_side_by_side(b, n);
+  }
+  return r;
+}
+
+}  // namespace
+
+Result cmd_diff(const DiffArgs& a, const Common& c) {
+  Sides s;
+  std::string why;
+  double threshold = 0;
+  if (a.git && a.files.size() == 1)  // an unmerged path: git shows the conflict itself
+    return Result{fmt::format("napkin diff: {} is unmerged\n", a.files[0]), "", 0};
+  if (!sides(a, s, why)) return Result{"", "napkin diff: " + why + "\n", 2};
+  if (!a.threshold.empty() && !parse_threshold(a.threshold, threshold))
+    return Result{"", fmt::format("napkin diff: --threshold {} is not a fraction or a percentage such as 0.1%\n", a.threshold), 2};
+  Interpreter before_in(options(c));
+  Interpreter after_in(options(c));
+  Result r;
+  try {
+    Version before{&before_in, load(before_in, s.before_path, s.before_name, s.before_dir), {}};
+    Version after{&after_in, load(after_in, s.after_path, s.after_name, s.after_dir), {}};
+    before.report = build_report(before_in, before.module, false);
+    after.report = build_report(after_in, after.module, false);
+    if (!a.explain.empty()) {
+      r = explain_both(a, before, after, s);
+    } else {
+      const Diff d = diff_versions(before, after, threshold);
+      r.out = a.format == "json" ? diff_json(d) : a.format == "markdown" ? diff_markdown(d) : diff_text(d);
+      r.code = d.anything_moved() ? 1 : 0;
+    }
+  } catch (const Error& e) {
+    r = Result{"", render(e.diagnostic()), 2};
+  } catch (const std::bad_alloc&) {
+    r = Result{"", "error[E0702]: out of memory\n", 2};
+  }
+  if (a.git) {
+    // git stops at an external diff that exits non-zero, so every outcome,
+    // an error included, is printed as the diff itself.
+    r.out = fmt::format("napkin diff {} {}\n{}{}", s.before_name, s.after_name, r.out, r.err);
+    r.err.clear();
+    r.code = 0;
+  }
+  return r;
+}
+
+}  // namespace napkin::cli

@@ -1,0 +1,198 @@
+// `napkin measure`: runs the probes, prints each figure beside the catalog's
+// spec for the detected GPU, and writes a hardware profile for import_toml.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "../measure/cache.hpp"
+#include "../measure/catalog.hpp"
+#include "../measure/cpu_info.hpp"
+#include "../measure/gpu_module.hpp"
+#include "../measure/probes.hpp"
+#include "../measure/profile.hpp"
+#include "../suggest.hpp"
+#include "commands.hpp"
+
+namespace napkin::cli {
+
+namespace {
+
+using namespace napkin::measure;
+
+struct Row {
+  std::string probe, measured, spec, fraction, spread;
+};
+
+std::string table(const std::vector<Row>& rows) {
+  std::size_t w[5] = {0, 0, 0, 0, 0};
+  const Row head{"probe", "measured", "spec", "of spec", "spread (n)"};
+  auto widen = [&](const Row& r) {
+    const std::string* cells[5] = {&r.probe, &r.measured, &r.spec, &r.fraction, &r.spread};
+    for (int i = 0; i < 5; ++i) {
+      std::size_t n = 0;  // code points, so "³" and "×" count as one
+      for (unsigned char ch : *cells[i]) n += (ch & 0xC0) != 0x80;
+      w[i] = std::max(w[i], n);
+    }
+  };
+  for (const auto& r : rows) widen(r);
+  const bool spec = w[2] > 0;  // no spec column without a GPU from the catalog
+  widen(head);
+  auto line = [&](const Row& r) {
+    auto pad = [](const std::string& s, std::size_t width, bool right) {
+      std::size_t n = 0;
+      for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+      const std::string fill(width > n ? width - n : 0, ' ');
+      return right ? fill + s : s + fill;
+    };
+    std::string s = pad(r.probe, w[0], false) + "  " + pad(r.measured, w[1], true) + "  ";
+    if (spec) s += pad(r.spec, w[2], true) + "  " + pad(r.fraction, w[3], true) + "  ";
+    s += pad(r.spread, w[4], true);
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s + "\n";
+  };
+  std::string out = line(head);
+  for (const auto& r : rows) out += line(r);
+  return out;
+}
+
+std::string spec_field(const Request& r) {
+  if (r.probe->spec_field == "peak_") return "peak_" + r.arg("dtype");
+  return r.probe->spec_field;
+}
+
+void progress(const std::string& what) {
+  if (isatty(STDERR_FILENO)) fmt::print(stderr, "measuring {} ...\n", what);
+}
+
+}  // namespace
+
+Result cmd_measure(const MeasureArgs& a, const Common&) {
+  Result res;
+  std::vector<const ProbeInfo*> chosen;
+  for (const auto& name : a.probes) {
+    const ProbeInfo* p = find_probe(name);
+    if (!p) {
+      std::vector<std::string> names;
+      for (const auto& q : probe_list()) names.push_back(q.name);
+      const auto close = closest(name, names);
+      res.err = fmt::format("error[E0800]: there is no probe `{}`{}\n", name,
+                            close.empty() ? "" : fmt::format("; did you mean `{}`?", close.front()));
+      res.code = 2;
+      return res;
+    }
+    chosen.push_back(p);
+  }
+  if (chosen.empty())
+    for (const auto& p : probe_list()) chosen.push_back(&p);
+
+  const CpuInfo& cpu = cpu_info();
+  const Settings settings = Settings::from_environment();
+  const Cache cache(Cache::default_path());
+  bool wants_gpu = false;
+  for (const ProbeInfo* p : chosen) wants_gpu = wants_gpu || p->gpu;
+  const GpuDevice* gpu = nullptr;
+  if (wants_gpu) gpu = &gpu_device();
+
+  res.out += fmt::format("CPU: {}, last-level cache {} MiB\n", cpu.device(), cpu.llc_bytes >> 20);
+  if (gpu && gpu->found) res.out += fmt::format("GPU: {}\n", gpu->detail);
+  else if (gpu) res.out += fmt::format("GPU: {}; the GPU probes were skipped.\n", gpu->reason);
+  std::optional<Spec> spec;
+  if (gpu && gpu->found) {
+    spec = catalog_spec(gpu->name);
+    res.out += spec ? fmt::format("Spec: std/hardware's {} ({})\n", spec->record, spec->name)
+                    : std::string("Spec: this GPU is not in std/hardware's catalog\n");
+  }
+  res.out += "\n";
+
+  std::vector<Row> rows;
+  std::vector<Measurement> done;
+  std::vector<std::string> notes;
+  for (const ProbeInfo* p : chosen) {
+    if (p->gpu && !(gpu && gpu->found)) continue;
+    for (const Request& r : standard_requests(*p)) {
+      progress(r.key());
+      std::string why;
+      const std::string device = device_for(*p, why);
+      Measurement m;
+      try {
+        m = run(r, settings);
+      } catch (const std::exception& e) {
+        rows.push_back({r.key(), "failed", "", "", ""});
+        notes.push_back(fmt::format("{}: {}", r.key(), e.what()));
+        res.code = 1;
+        continue;
+      }
+      try {
+        cache.store(device, m);
+      } catch (const std::exception& e) {
+        notes.push_back(fmt::format("not cached: {}", e.what()));
+      }
+      Row row{r.key(), show(m.value, m.unit), "", "", ""};
+      row.spread = m.value > 0 ? fmt::format("{:.1f}% ({})", (m.max - m.min) / m.value * 100, m.n) : "";
+      const std::string field = spec_field(r);
+      if (p->gpu && spec && spec->figures.count(field)) {
+        const double s = spec->figures.at(field);
+        row.spec = show(s, m.unit);
+        row.fraction = fmt::format("{:.1f}%", m.value / s * 100);
+        if (m.value > s)
+          m.warnings.push_back(fmt::format("above the spec sheet's {}: a cache effect, not a faster chip", row.spec));
+      }
+      for (const auto& w : m.warnings) notes.push_back(fmt::format("{}: {}", r.key(), w));
+      rows.push_back(std::move(row));
+      done.push_back(std::move(m));
+    }
+  }
+
+  // The ridge point: FLOPs per byte above which the chip is compute-bound.
+  auto find = [&](const std::string& key) -> const Measurement* {
+    for (const auto& m : done)
+      if (m.key() == key) return &m;
+    return nullptr;
+  };
+  const std::string all = std::to_string(cpu.threads);
+  const Measurement* flops = find("gpu.matmul_throughput(dtype=bf16)");
+  const Measurement* bytes = find("gpu.copy_bandwidth");
+  if (flops && bytes) {
+    Row row{"ridge point (bf16 / copy)", show(flops->value / bytes->value, "FLOP/B"), "", "", ""};
+    if (spec && spec->figures.count("peak_bf16") && spec->figures.count("memory_bandwidth"))
+      row.spec = show(spec->figures.at("peak_bf16") / spec->figures.at("memory_bandwidth"), "FLOP/B");
+    rows.push_back(row);
+  }
+  flops = find("cpu.matmul_throughput(dtype=fp32,threads=" + all + ")");
+  bytes = find("cpu.copy_bandwidth(threads=" + all + ")");
+  if (flops && bytes) rows.push_back({"CPU ridge point (fp32 / copy)", show(flops->value / bytes->value, "FLOP/B"), "", "", ""});
+
+  if (!rows.empty()) res.out += table(rows);
+  for (const auto& n : notes) res.out += "note: " + n + "\n";
+  for (const auto& m : done)
+    if (m.probe == "cpu.matmul_throughput") {
+      res.out += "note: " + m.key() + " is " + m.method + "\n";
+      break;
+    }
+  res.out += fmt::format("\nMeasurements are cached in {}.\n", cache.path());
+
+  if (!a.out.empty()) {
+    const bool on_gpu = gpu && gpu->found && std::any_of(done.begin(), done.end(), [](const Measurement& m) {
+                          return m.probe.rfind("gpu.", 0) == 0;
+                        });
+    const std::string device = on_gpu ? "gpu: " + gpu->name : "cpu: " + cpu.device();
+    if (done.empty()) {
+      res.err += "error[E0800]: nothing was measured, so no profile was written\n";
+      res.code = 2;
+      return res;
+    }
+    try {
+      write_profile(a.out, make_profile(device, done, on_gpu ? gpu->memory_bytes : 0));
+      res.out += fmt::format("Wrote the hardware profile {}; use it as: hardware mine = import_toml(\"{}\")\n", a.out,
+                             a.out);
+    } catch (const std::exception& e) {
+      res.err += fmt::format("error[E0602]: {}\n", e.what());
+      res.code = 2;
+    }
+  }
+  return res;
+}
+
+}  // namespace napkin::cli

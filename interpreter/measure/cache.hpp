@@ -1,0 +1,40 @@
+#pragma once
+// Measurements kept between runs, so evaluating a file twice does not run
+// its probes twice: a TOML file with a table per device and, inside it, one
+// per probe and arguments. Writes go to a temporary file that is renamed
+// over the old one, so a reader never sees half a file.
+#include <optional>
+#include <string>
+
+#include <toml++/toml.h>
+
+#include "measurement.hpp"
+
+namespace napkin::measure {
+
+toml::table to_toml(const Measurement& m);
+// Throws std::runtime_error when a field is missing or has the wrong type.
+Measurement from_toml(const toml::table& t);
+
+// Writes `doc` to `path` by way of a temporary file in the same directory.
+void write_atomically(const std::string& path, const std::string& header, const toml::table& doc);
+
+class Cache {
+ public:
+  explicit Cache(std::string path) : path_(std::move(path)) {}
+
+  // $NAPKIN_MEASURE_CACHE, else $XDG_CACHE_HOME/napkin/measurements.toml,
+  // else ~/.cache/napkin/measurements.toml.
+  static std::string default_path();
+
+  const std::string& path() const { return path_; }
+  std::optional<Measurement> find(const std::string& device, const std::string& key) const;
+  // Adds or replaces one entry; throws std::runtime_error when the file cannot be written.
+  void store(const std::string& device, const Measurement& m) const;
+
+ private:
+  std::string path_;
+  toml::table load() const;
+};
+
+}  // namespace napkin::measure

@@ -1,0 +1,31 @@
+#pragma once
+// The device code, behind plain host functions, so only the two kernel
+// files pass through nvcc and everything else builds as ordinary C++.
+#include <cuda_runtime.h>
+#include <library_types.h>
+
+#include <cstddef>
+
+namespace napkin::gpu::kernels {
+
+enum class Stream { Copy, Triad, Read };
+
+// The value the stream buffers are filled with at element i (of doubles).
+__host__ __device__ inline double stream_pattern(std::size_t i) { return 1.0 + static_cast<double>(i % 1024); }
+
+// Blocks of `threads` that keep every SM busy with this kernel.
+int stream_grid(Stream k, int threads);
+// p[i] = constant, or stream_pattern(i) when constant is 0.
+void fill_stream(double2* p, std::size_t n, double constant);
+// Copy: c = a. Triad: a = b + s·c. Read: *sum += Σ a.
+void stream(Stream k, int blocks, int threads, double2* a, const double2* b, double2* c, double s, std::size_t n,
+            double* sum);
+void empty();
+
+// Random values of type t (bf16, fp16, fp32, fp8 e4m3): normal(0, 1), or
+// uniform in [-1, 1) when `uniform`.
+void fill_random(cudaDataType_t t, void* p, std::size_t n, unsigned seed, bool uniform);
+// y = W·x for a row-major bf16 W of rows × cols (cols a multiple of 8), one warp per row.
+void matvec_bf16(const void* w, const void* x, void* y, int rows, int cols, int threads);
+
+}  // namespace napkin::gpu::kernels

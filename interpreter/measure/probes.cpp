@@ -1,0 +1,154 @@
+#include "probes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "cpu_info.hpp"
+#include "cpu_matmul.hpp"
+#include "cpu_stream.hpp"
+#include "gpu_module.hpp"
+
+namespace napkin::measure {
+
+namespace {
+
+const ProbeArg kThreads{"threads", {}, ""};
+
+std::vector<ProbeInfo> make_list() {
+  const std::vector<std::string> gpu_dtypes{"bf16", "fp16", "tf32", "fp32", "fp8"};
+  return {
+      {"cpu.copy_bandwidth", "B/s", "STREAM copy over arrays of max(4 × last-level cache, 1 GiB)", {kThreads}, false,
+       "memory_bandwidth"},
+      {"cpu.triad_bandwidth", "B/s", "STREAM triad over arrays of max(4 × last-level cache, 1 GiB)", {kThreads}, false,
+       "memory_bandwidth"},
+      {"cpu.matmul_throughput", "FLOP/s", "napkin's blocked fp32 matmul", {{"dtype", {"fp32"}, "fp32"}, kThreads},
+       false, "peak_fp32"},
+      {"gpu.copy_bandwidth", "B/s", "STREAM copy over 1 GiB buffers", {}, true, "memory_bandwidth"},
+      {"gpu.triad_bandwidth", "B/s", "STREAM triad over 1 GiB buffers", {}, true, "memory_bandwidth"},
+      {"gpu.read_bandwidth", "B/s", "a sum over a 1 GiB buffer", {}, true, "memory_bandwidth"},
+      {"gpu.memcpy_bandwidth", "B/s", "cudaMemcpy device to device, counted as copy is", {}, true, "memory_bandwidth"},
+      {"gpu.matvec_bandwidth", "B/s", "a decode-like bf16 mat-vec over a 470 MB matrix", {}, true, "memory_bandwidth"},
+      {"gpu.matmul_throughput", "FLOP/s", "cuBLASLt matmul at 4096³ and 8192³", {{"dtype", gpu_dtypes, "bf16"}}, true,
+       "peak_"},
+      {"gpu.host_to_device_bandwidth", "B/s", "cudaMemcpy host to device", {{"memory", {"pinned", "pageable"}, "pinned"}},
+       true, ""},
+      {"gpu.launch_latency", "s", "back-to-back launches of an empty kernel", {}, true, ""},
+  };
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? (i + 1 == v.size() ? " or " : ", ") : "") + v[i];
+  return s;
+}
+
+}  // namespace
+
+const std::vector<ProbeInfo>& probe_list() {
+  static const std::vector<ProbeInfo> list = make_list();
+  return list;
+}
+
+const ProbeInfo* find_probe(const std::string& name) {
+  for (const auto& p : probe_list())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::string Request::variant() const {
+  std::string s;
+  for (const auto& [k, v] : args) s += (s.empty() ? "" : ",") + k + "=" + v;
+  return s;
+}
+
+std::string Request::key() const {
+  const std::string v = variant();
+  return v.empty() ? probe->name : probe->name + "(" + v + ")";
+}
+
+std::string Request::arg(const std::string& name) const {
+  for (const auto& [k, v] : args)
+    if (k == name) return v;
+  return "";
+}
+
+std::string settle(Request& r, const std::vector<std::pair<std::string, std::string>>& given) {
+  r.args.clear();
+  for (const auto& [k, v] : given) {
+    const bool known = std::any_of(r.probe->args.begin(), r.probe->args.end(), [&](const ProbeArg& a) { return a.name == k; });
+    if (!known) {
+      if (r.probe->args.empty()) return fmt::format("{} takes no arguments, but was given `{}`", r.probe->name, k);
+      std::vector<std::string> names;
+      for (const auto& a : r.probe->args) names.push_back(a.name);
+      return fmt::format("{} has no argument `{}` (it takes {})", r.probe->name, k, join(names));
+    }
+  }
+  for (const ProbeArg& a : r.probe->args) {
+    std::string value = a.fallback;
+    for (const auto& [k, v] : given)
+      if (k == a.name) value = v;
+    if (a.choices.empty()) {
+      if (value.empty()) value = std::to_string(cpu_info().threads);
+      const int n = std::atoi(value.c_str());
+      if (n < 1 || std::to_string(n) != value)
+        return fmt::format("`{}` must be a whole number of at least 1, not {}", a.name, value);
+    } else if (std::find(a.choices.begin(), a.choices.end(), value) == a.choices.end()) {
+      return fmt::format("{} cannot measure {} = {}: it takes {}", r.probe->name, a.name, value, join(a.choices));
+    }
+    r.args.emplace_back(a.name, value);
+  }
+  return "";
+}
+
+std::vector<Request> standard_requests(const ProbeInfo& p) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> sets{{}};
+  for (const ProbeArg& a : p.args) {
+    std::vector<std::string> values = a.choices;
+    if (values.empty()) {
+      values = {"1"};
+      if (cpu_info().threads > 1) values.push_back(std::to_string(cpu_info().threads));
+    }
+    std::vector<std::vector<std::pair<std::string, std::string>>> next;
+    for (const auto& s : sets)
+      for (const auto& v : values) {
+        auto t = s;
+        t.emplace_back(a.name, v);
+        next.push_back(std::move(t));
+      }
+    sets = std::move(next);
+  }
+  std::vector<Request> out;
+  for (const auto& s : sets) {
+    Request r{&p, {}};
+    if (settle(r, s).empty()) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string device_for(const ProbeInfo& p, std::string& why) {
+  if (!p.gpu) return "cpu: " + cpu_info().device();
+  const GpuDevice& d = gpu_device();
+  if (!d.found) {
+    why = d.reason;
+    return "";
+  }
+  return "gpu: " + d.name;
+}
+
+Measurement run(const Request& r, const Settings& s) {
+  const std::string& name = r.probe->name;
+  if (!r.probe->gpu) {
+    const int threads = std::atoi(r.arg("threads").c_str());
+    if (name == "cpu.copy_bandwidth") return cpu_stream(StreamKernel::Copy, threads, s);
+    if (name == "cpu.triad_bandwidth") return cpu_stream(StreamKernel::Triad, threads, s);
+    return cpu_matmul(threads, s);
+  }
+  const std::string arg = r.args.empty() ? "" : r.args.front().second;
+  Measurement m = gpu_run(name.substr(4), arg);
+  m.variant = r.variant();
+  return m;
+}
+
+}  // namespace napkin::measure

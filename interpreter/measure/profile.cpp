@@ -1,0 +1,200 @@
+#include "profile.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <toml++/toml.h>
+
+#include "../version.hpp"
+#include "cache.hpp"
+
+namespace napkin::measure {
+
+namespace {
+
+// "cpu.copy_bandwidth(threads=1)" → copy_bandwidth_one_thread; the
+// all-threads variant and the default dtype keep the plain name.
+std::string field_name(const Measurement& m, int all_threads) {
+  std::string base = m.probe.substr(m.probe.find('.') + 1);
+  const auto arg = [&](const std::string& k) {
+    const std::string key = k + "=";
+    const auto at = m.variant.find(key);
+    if (at == std::string::npos) return std::string();
+    const auto end = m.variant.find(',', at);
+    return m.variant.substr(at + key.size(), end == std::string::npos ? std::string::npos : end - at - key.size());
+  };
+  if (base == "matmul_throughput") base = "peak_" + arg("dtype");
+  if (const std::string memory = arg("memory"); memory == "pageable") base += "_pageable";
+  if (const std::string threads = arg("threads"); !threads.empty() && std::atoi(threads.c_str()) != all_threads)
+    base += threads == "1" ? "_one_thread" : "_" + threads + "_threads";
+  return base;
+}
+
+void add(Profile& p, const std::string& name, const Measurement& m) {
+  for (const auto& f : p.fields)
+    if (f.name == name) return;
+  p.fields.push_back({name, "", false, m.value, m.unit, provenance(m)});
+}
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  static const char* const reserved[] = {"import", "let", "fn", "unit", "model", "hardware", "scenario", "record",
+                                         "extends", "with", "check", "within", "if", "then", "else", "and",
+                                         "or", "not", "true", "false", "measure", "sweep", "over", "in", "show"};
+  for (const char* r : reserved)
+    if (s == r) return false;
+  return true;
+}
+
+bool is_unit_text(const std::string& s) {
+  if (s.empty()) return true;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '*' || c == '^' || c == '_' || c == '-' ||
+          c == '$'))
+      return false;
+  return std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '$';
+}
+
+}  // namespace
+
+Profile make_profile(const std::string& device, const std::vector<Measurement>& ms, double gpu_memory_bytes) {
+  Profile p;
+  p.device = device;
+  p.measured_at = utc_now();
+  const bool gpu = device.rfind("gpu:", 0) == 0;
+  const std::string prefix = gpu ? "gpu." : "cpu.";
+  std::string device_name = device.substr(device.find(':') + 1);
+  device_name.erase(0, device_name.find_first_not_of(' '));
+  p.fields.push_back({"name", device_name + " (measured)", true, 0, "", ""});
+
+  int all_threads = 0;
+  for (const auto& m : ms) {
+    const auto at = m.variant.find("threads=");
+    if (at != std::string::npos) all_threads = std::max(all_threads, std::atoi(m.variant.c_str() + at + 8));
+  }
+  // memory_bandwidth first: the figure formulas read, taken from the copy probe.
+  for (const auto& m : ms)
+    if (m.probe == prefix + "copy_bandwidth" && field_name(m, all_threads) == "copy_bandwidth") add(p, "memory_bandwidth", m);
+  if (gpu && gpu_memory_bytes > 0)
+    p.fields.push_back({"memory_capacity", "", false, gpu_memory_bytes, "B", "device memory as the CUDA runtime reports it"});
+  for (const auto& m : ms)
+    if (m.probe.rfind(prefix, 0) == 0) add(p, field_name(m, all_threads), m);
+  p.measurements = ms;
+  return p;
+}
+
+void write_profile(const std::string& path, const Profile& p) {
+  toml::table doc;
+  doc.insert("profile", toml::table{{"device", p.device}, {"measured_at", p.measured_at},
+                                    {"napkin", std::string(kVersion)}});
+  toml::table hw;
+  for (const auto& f : p.fields) {
+    if (f.is_string) {
+      hw.insert(f.name, f.text);
+      continue;
+    }
+    toml::table t{{"value", f.value}, {"unit", f.unit}};
+    if (!f.provenance.empty()) t.insert("provenance", f.provenance);
+    hw.insert(f.name, std::move(t));
+  }
+  doc.insert("hardware", std::move(hw));
+  toml::table all;
+  for (const auto& m : p.measurements) all.insert(m.key(), to_toml(m));
+  doc.insert("measurements", std::move(all));
+  write_atomically(path,
+                   fmt::format("# A hardware profile measured by `napkin measure` on {}.\n"
+                               "# In a scenario: hardware mine = import_toml(\"{}\")\n"
+                               "# [hardware] holds the record's fields; [measurements] every probe in full.\n\n",
+                               p.measured_at, std::filesystem::path(path).filename().string()),
+                   doc);
+}
+
+Profile read_profile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  toml::table doc;
+  try {
+    doc = toml::parse(ss.str(), path);
+  } catch (const toml::parse_error& e) {
+    const auto& at = e.source().begin;
+    throw std::runtime_error(fmt::format("{}:{}:{}: {}", path, at.line, at.column, e.description()));
+  }
+  Profile p;
+  p.device = doc["profile"]["device"].value_or(std::string());
+  p.measured_at = doc["profile"]["measured_at"].value_or(std::string());
+  const toml::table* hw = doc["hardware"].as_table();
+  if (!hw) throw std::runtime_error(fmt::format("{} has no [hardware] table", path));
+  for (const auto& [key, node] : *hw) {
+    const std::string name(key.str());
+    if (!is_identifier(name))
+      throw std::runtime_error(fmt::format("{}: `{}` in [hardware] is not a field name napkin can use", path, name));
+    ProfileField f;
+    f.name = name;
+    if (auto s = node.value<std::string>()) {
+      f.is_string = true;
+      f.text = *s;
+    } else if (auto v = node.value<double>()) {
+      f.value = *v;
+    } else if (const toml::table* t = node.as_table()) {
+      auto v2 = (*t)["value"].value<double>();
+      if (!v2) throw std::runtime_error(fmt::format("{}: hardware.{} has no numeric `value`", path, name));
+      f.value = *v2;
+      f.unit = (*t)["unit"].value_or(std::string());
+      f.provenance = (*t)["provenance"].value_or(std::string());
+      if (!is_unit_text(f.unit))
+        throw std::runtime_error(fmt::format("{}: hardware.{} has a unit napkin cannot read: \"{}\"", path, name, f.unit));
+    } else {
+      throw std::runtime_error(
+          fmt::format("{}: hardware.{} must be a string, a number or a table with value and unit", path, name));
+    }
+    if (!f.is_string && !std::isfinite(f.value))
+      throw std::runtime_error(fmt::format("{}: hardware.{} is not a finite number", path, name));
+    p.fields.push_back(std::move(f));
+  }
+  if (const toml::table* all = doc["measurements"].as_table())
+    for (const auto& [key, node] : *all)
+      if (const toml::table* t = node.as_table()) {
+        try {
+          p.measurements.push_back(from_toml(*t));
+        } catch (const std::runtime_error& e) {
+          throw std::runtime_error(fmt::format("{}: measurements.\"{}\": {}", path, key.str(), e.what()));
+        }
+      }
+  return p;
+}
+
+std::string profile_source(const Profile& p) {
+  std::string s = "import \"std/hardware\"\nhardware profile extends gpu {\n";
+  for (const auto& f : p.fields) {
+    if (f.is_string) s += fmt::format("  {} = {}\n", f.name, quote(f.text));
+    else if (f.unit.empty()) s += fmt::format("  {} = {}\n", f.name, f.value);
+    else s += fmt::format("  {} = {} {}\n", f.name, f.value, f.unit);
+  }
+  return s + "}\n";
+}
+
+}  // namespace napkin::measure

@@ -1,0 +1,41 @@
+#pragma once
+// A hardware profile: what `napkin measure --out FILE.toml` writes and
+// `import_toml("FILE.toml")` reads back as a `hardware` record. [hardware]
+// holds the record's fields (a string, a plain number, or a table with
+// value, unit and provenance); [measurements] keeps every probe in full.
+#include <string>
+#include <vector>
+
+#include "measurement.hpp"
+
+namespace napkin::measure {
+
+struct ProfileField {
+  std::string name;        // "memory_bandwidth"
+  std::string text;        // for a string field: "NVIDIA H200"
+  bool is_string = false;
+  double value = 0;        // in `unit`
+  std::string unit;        // "B/s", "" for a plain number
+  std::string provenance;  // how it was measured, "" for a figure given by hand
+};
+
+struct Profile {
+  std::string device;       // "gpu: NVIDIA H200"
+  std::string measured_at;
+  std::vector<ProfileField> fields;
+  std::vector<Measurement> measurements;
+};
+
+// The record's fields from a run of `napkin measure`: the GPU's when there
+// is one (memory_bandwidth from the copy probe, peak_DTYPE from matmul),
+// else the CPU's. `gpu_memory_bytes` is the device memory the runtime reports.
+Profile make_profile(const std::string& device, const std::vector<Measurement>& ms, double gpu_memory_bytes);
+
+void write_profile(const std::string& path, const Profile& p);
+// Throws std::runtime_error naming the file and what is wrong with it.
+Profile read_profile(const std::string& path);
+
+// napkin source for the profile: `hardware profile extends gpu { ... }`.
+std::string profile_source(const Profile& p);
+
+}  // namespace napkin::measure

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Probes for real, with small arrays: `napkin measure`, its profile read back
+# by a scenario, the cache, the flags, and a start-up free of cuBLAS.
+set -u
+napkin=$1
+failures=0
+passes=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset NAPKIN_NO_MEASURE
+export XDG_CACHE_HOME=$tmp/cache NAPKIN_MEASURE_CACHE= NAPKIN_CPU_ARRAY_MIB=16 NAPKIN_CPU_MATMUL_N=100
+
+# expect_match NAME EXPECTED_EXIT PATTERN STREAM -- COMMAND...
+expect_match() {
+  local name=$1 code=$2 pattern=$3 stream=$4
+  shift 5
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -ne "$code" ] || ! grep -qE -- "$pattern" "$tmp/$stream"; then
+    echo "FAIL $name: exit $rc (want $code), $stream does not match: $pattern"
+    sed 's/^/  /' "$tmp/out" "$tmp/err" | head -30
+    failures=$((failures + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+
+# expect_in NAME FILE PATTERN: the file (an earlier command's output) matches.
+expect_in() {
+  if grep -qE -- "$3" "$2"; then
+    passes=$((passes + 1))
+  else
+    echo "FAIL $1: $2 does not match: $3"
+    sed 's/^/  /' "$2" | head -30
+    failures=$((failures + 1))
+  fi
+}
+
+# Start-up stays instant: the GPU code is a module opened only when a GPU probe runs.
+if ldd "$napkin" | grep -qiE 'cublas|cudart'; then
+  echo "FAIL ldd: napkin links CUDA libraries:"
+  ldd "$napkin" | grep -iE 'cublas|cudart' | sed 's/^/  /'
+  failures=$((failures + 1))
+else
+  passes=$((passes + 1))
+fi
+
+expect_match measure.cpu 0 '^cpu\.copy_bandwidth\(threads=1\) +[0-9.,]+ [kMGT]?B/s' out -- \
+  "$napkin" measure --probe cpu.copy_bandwidth --probe cpu.matmul_throughput --out "$tmp/mine.toml"
+cp "$tmp/out" "$tmp/measure.out"
+expect_in measure.says_cached "$tmp/measure.out" "cached in $tmp/cache/napkin/measurements.toml"
+expect_in measure.profile_written "$tmp/measure.out" 'hardware mine = import_toml'
+expect_in measure.profile_toml "$tmp/mine.toml" '^ *\[hardware\.memory_bandwidth\]'
+expect_match measure.unknown_probe 2 'no probe `gpu.copy_bandwith`; did you mean `gpu.copy_bandwidth`' err -- \
+  "$napkin" measure --probe gpu.copy_bandwith
+
+# Without a GPU the GPU probes are skipped and the reason is said plainly;
+# with one, the copy probe runs.
+expect_match measure.gpu 0 'GPU: no GPU|GPU: no usable GPU|GPU: .*SMs' out -- "$napkin" measure --probe gpu.copy_bandwidth
+
+cat >"$tmp/scenario.napkin" <<'NAPKIN'
+hardware mine = import_toml("mine.toml")
+scenario decode {
+  gpu = mine
+  weights = 1 GB
+  time = weights / gpu.memory_bandwidth
+}
+check mine.memory_bandwidth > 0 B/s
+NAPKIN
+expect_match profile.import 0 'memory_bandwidth = [0-9.,]+ [kMGT]?B/s  \[measured: cpu\.copy_bandwidth\(threads=[0-9]+\) on ' out -- \
+  "$napkin" run "$tmp/scenario.napkin" --steps
+expect_match profile.explain 0 'mine\.memory_bandwidth = .*\[measured: cpu\.copy_bandwidth' out -- \
+  "$napkin" explain "$tmp/scenario.napkin" decode.time
+
+cat >"$tmp/probe.napkin" <<'NAPKIN'
+let bw = measure(cpu.triad_bandwidth, threads = 1) else 1 GB/s
+let gpu_bw = measure(gpu.copy_bandwidth) else 4.8 TB/s
+NAPKIN
+expect_match run.measures 0 'bw = measure\(cpu\.triad_bandwidth, threads = 1\) else 1 GB/s' out -- \
+  "$napkin" run "$tmp/probe.napkin" --steps
+expect_in run.cpu_measured "$tmp/out" '\[measured: cpu\.triad_bandwidth\(threads=1\) on '
+expect_match run.cached 0 '\[measured: cpu\.triad_bandwidth\(threads=1\) on .*cached from' out -- \
+  "$napkin" run "$tmp/probe.napkin" --steps
+"$napkin" run "$tmp/probe.napkin" --steps --remeasure >"$tmp/out" 2>&1
+if grep -q 'cached from' "$tmp/out" || ! grep -q 'measured: cpu.triad' "$tmp/out"; then
+  echo "FAIL run.remeasure: --remeasure used the cache"
+  sed 's/^/  /' "$tmp/out" | head -20
+  failures=$((failures + 1))
+else
+  passes=$((passes + 1))
+fi
+expect_match run.no_measure 0 '= 1 GB/s  \[fallback: measurements are off\]' out -- \
+  "$napkin" run "$tmp/probe.napkin" --steps --no-measure
+expect_match run.env_no_measure 0 '= 1 GB/s  \[fallback: measurements are off\]' out -- \
+  env NAPKIN_NO_MEASURE=1 "$napkin" run "$tmp/probe.napkin" --steps
+# A missing module reads like a missing GPU: the fallback, with the reason.
+expect_match run.no_module 0 '= 4\.8 TB/s  \[fallback: no GPU: the GPU module' out -- \
+  env NAPKIN_GPU_MODULE=$tmp/none.so "$napkin" run "$tmp/probe.napkin" --steps
+
+echo 'let bw = measure(gpu.copy_bandwidth)' >"$tmp/nofallback.napkin"
+expect_match run.no_fallback 2 'error\[E0900\]: `gpu.copy_bandwidth` could not be measured: no GPU: the GPU module' err -- \
+  env NAPKIN_GPU_MODULE=$tmp/none.so "$napkin" run "$tmp/nofallback.napkin"
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `napkin diff`, run for real.
+set -u
+napkin=$1
+. "$(dirname "$0")/lib.sh"
+
+# The exercise with 48 KV heads instead of 8: kv_heads is the changed input,
+# the KV cache grows 6×, and the decode ceiling with the KV cache falls.
+cp examples/exercise1_size_a_model.napkin "$tmp/old.napkin"
+sed 's/^  kv_heads = 8 /  kv_heads = 48/' "$tmp/old.napkin" >"$tmp/new.napkin"
+expect_match diff.kv_heads_input 1 '^  drill\.kv_heads +8 → 48$' out -- "$napkin" diff "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match diff.kv_cache_6x 1 '^  kv_cache\.per_sequence +1\.5 → 9 GiB +\+500% \(×6\)$' out -- "$napkin" diff "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match diff.ceiling_falls 1 '^  decode\.tokens_per_s_with_kv +130\.4 → 96\.85 token/s +-25\.8%$' out -- "$napkin" diff "$tmp/old.napkin" "$tmp/new.napkin"
+"$napkin" diff "$tmp/old.napkin" "$tmp/new.napkin" >"$tmp/diff.txt"
+expect_order diff.inputs_first "$tmp/diff.txt" '^inputs changed' '^values moved'
+expect_order diff.largest_first "$tmp/diff.txt" 'kv_cache\.per_sequence' 'decode\.tokens_per_s_with_kv'
+expect_match diff.checks_that_broke 1 '✗ check kv_cache\.per_token == 196_608 B/token  \(passed before\)' out -- "$napkin" diff "$tmp/old.napkin" "$tmp/new.napkin"
+
+# Exit 0 when nothing moved; a new layout is no change.
+"$napkin" fmt "$tmp/old.napkin" >"$tmp/reformatted.napkin"
+expect_match diff.same 0 '^no value moved$' out -- "$napkin" diff "$tmp/old.napkin" "$tmp/old.napkin"
+expect_match diff.layout_only 0 '^no value moved$' out -- "$napkin" diff "$tmp/old.napkin" "$tmp/reformatted.napkin"
+
+# --threshold hides small moves; nothing left means exit 0.
+expect_match diff.threshold 1 '\([0-9]+ smaller moves hidden by --threshold\)' out -- "$napkin" diff --threshold 20% "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match diff.threshold_all 0 'no value moved past the threshold' out -- "$napkin" diff --threshold 1000% "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match diff.threshold_bad 2 'not a fraction or a percentage' err -- "$napkin" diff --threshold lots "$tmp/old.napkin" "$tmp/new.napkin"
+
+# Formats for bots and review comments.
+expect_match diff.json 1 '"name": "kv_cache.per_sequence"' out -- "$napkin" diff --format json "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match diff.json_change 1 '"change": 5\.0' out -- "$napkin" diff --format json "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match diff.markdown 1 '^\| `kv_cache\.per_sequence` \| 1\.5 GiB \| 9 GiB \| \+500% \(×6\) \|$' out -- "$napkin" diff --format markdown "$tmp/old.napkin" "$tmp/new.napkin"
+
+# --explain: the path from the value down to the input that moved it.
+expect_match explain.input 1 '^≠ .*drill\.kv_heads = 8 +│ 48$' out -- "$napkin" diff --explain decode.tokens_per_s_with_kv "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match explain.result 1 '^≠ .*= 130\.4 token/s +│ 96\.85 token/s$' out -- "$napkin" diff --explain decode.tokens_per_s_with_kv "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match explain.unchanged 0 'decode\.batch = 1' out -- "$napkin" diff --explain decode.batch "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match explain.missing 2 'decode has no field `nonexistent`' err -- "$napkin" diff --explain decode.nonexistent "$tmp/old.napkin" "$tmp/new.napkin"
+
+# A version read from a pipe imports from the other version's directory,
+# or from --base-dir.
+mkdir -p "$tmp/plans"
+printf 'hardware h {\n  bw = 2 TB/s\n}\n' >"$tmp/plans/hw.napkin"
+printf 'import "hw.napkin"\nscenario s {\n  bytes = 16 GB\n  t = bytes / h.bw\n}\n' >"$tmp/plans/plan.napkin"
+sed 's/16 GB/32 GB/' "$tmp/plans/plan.napkin" >"$tmp/plans/plan2.napkin"
+expect_match diff.pipe 1 '^  s\.t +8 → 16 ms +\+100% \(×2\)$' out -- bash -c '"$1" diff <(cat "$2") "$3"' _ "$napkin" "$tmp/plans/plan.napkin" "$tmp/plans/plan2.napkin"
+expect_match diff.base_dir 1 '^  s\.bytes +16 GB → 32 GB$' out -- bash -c '"$1" diff --base-dir "$2" <(cat "$3") <(cat "$4")' _ "$napkin" "$tmp/plans" "$tmp/plans/plan.napkin" "$tmp/plans/plan2.napkin"
+expect_match diff.no_base_dir 2 'cannot find the file "hw.napkin"' err -- bash -c '"$1" diff <(cat "$2") <(cat "$3")' _ "$napkin" "$tmp/plans/plan.napkin" "$tmp/plans/plan2.napkin"
+
+# Errors are reported as errors.
+expect_match diff.missing_file 2 'cannot read' err -- "$napkin" diff "$tmp/nope.napkin" "$tmp/new.napkin"
+expect_match diff.one_file 2 'takes two files' err -- "$napkin" diff "$tmp/new.napkin"
+
+finish
