@@ -66,7 +66,7 @@ struct Expr {
   std::vector<FieldDecl> fields;       // With
   std::unique_ptr<Expr> fallback;      // Measure: the value used when the probe cannot run
 
-  Expr(ExprKind k, Span s) : kind(k), span(s) {}
+  Expr(ExprKind k, Span s);  // defined below FieldDecl: clang needs `fields` complete there
 };
 
 enum class TypeKind { None, Count, Bool, String, Record, List, Fn, Any, Unit };
@@ -85,6 +85,8 @@ struct FieldDecl {
   ExprPtr value;  // null for a required input
   Span span;      // the whole declaration
 };
+
+inline Expr::Expr(ExprKind k, Span s) : kind(k), span(s) {}
 
 struct Param {
   std::string name;

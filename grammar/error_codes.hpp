@@ -2,8 +2,10 @@
 // Every diagnostic has a stable code. Codes are grouped by stage:
 // E01xx reading and parsing, E02xx units and dimensions, E03xx names and
 // records, E04xx arithmetic, E05xx checks, E06xx files and imports,
-// E07xx limits, E08xx usage, E09xx measurements.
+// E07xx limits, E08xx usage, E09xx measurements; E00xx napkin itself.
 namespace napkin::codes {
+inline constexpr const char* internal = "E0000";  // a failure napkin did not expect: a bug
+
 inline constexpr const char* syntax = "E0100";
 inline constexpr const char* bad_number = "E0101";
 inline constexpr const char* bad_escape = "E0102";

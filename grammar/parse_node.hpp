@@ -11,8 +11,9 @@
 
 namespace napkin {
 
-// Fixed-size blocks for one thread. All blocks go back to the system when
-// the last node is freed, so a parse keeps no memory after its tree is gone.
+// Fixed-size blocks for one thread. The next file's parse reuses the blocks
+// (the standard library is several files, and fresh pages cost a page fault
+// each); only after a parse of a very large file are they given back.
 class NodePool {
  public:
   void* take(std::size_t size) {
@@ -32,7 +33,7 @@ class NodePool {
     auto* f = static_cast<Free*>(p);
     f->next = free_;
     free_ = f;
-    if (--live_ == 0) {
+    if (--live_ == 0 && chunks_.size() > kKeptChunks) {
       chunks_.clear();
       free_ = nullptr;
       bump_ = end_ = nullptr;
@@ -49,10 +50,11 @@ class NodePool {
     Free* next;
   };
   static constexpr std::size_t kChunkBytes = 64 * 1024;
+  static constexpr std::size_t kKeptChunks = 16;
 
   void grow(std::size_t size) {
     const std::size_t bytes = size > kChunkBytes ? size : kChunkBytes;
-    chunks_.push_back(std::make_unique<std::byte[]>(bytes));
+    chunks_.push_back(std::unique_ptr<std::byte[]>(new std::byte[bytes]));  // not zeroed: pages are touched as used
     bump_ = chunks_.back().get();
     end_ = bump_ + bytes;
   }

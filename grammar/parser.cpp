@@ -587,7 +587,10 @@ template <typename Rule>
 std::unique_ptr<Node> parse_tree(const SourceFile& file) {
   check_encoding(file);
   check_nesting(file);
-  tao::pegtl::memory_input<> in(file.text, file.name);
+  // The tree's nodes keep a view of the source's name: it must be the file's
+  // own, which outlives them, not a copy that dies with the input.
+  tao::pegtl::memory_input<tao::pegtl::tracking_mode::eager, tao::pegtl::eol::lf_crlf, const char*> in(
+      file.text, file.name.c_str());
   try {
     auto root = pt::parse<Rule, Node, selector, depth_limit, control>(in);
     if (!root) fail(codes::syntax, Span{&file, 0, 0}, "could not parse the input");

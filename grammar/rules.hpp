@@ -10,7 +10,31 @@ using namespace tao::pegtl;
 
 // ---- whitespace and comments -------------------------------------------
 struct comment : seq<one<'#'>, until<eolf>> {};
-struct sp : star<sor<plus<space>, comment>> {};    // newlines are whitespace
+// Whitespace and comments, newlines included: star<sor<plus<space>, comment>>
+// written as a loop. It runs between every two tokens, and again at each
+// level of the expression grammar, so it was the parser's hottest rule.
+struct sp {
+  using rule_t = sp;
+  using subs_t = empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const char* p = in.current();
+    const char* const end = in.end();
+    while (p != end) {
+      const char c = *p;
+      if (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f') {
+        ++p;
+      } else if (c == '#') {  // to the end of the line, its newline included
+        while (p != end && *p != '\n') ++p;
+        if (p != end) ++p;
+      } else {
+        break;
+      }
+    }
+    in.bump(static_cast<std::size_t>(p - in.current()));
+    return true;
+  }
+};
 struct blanks : star<blank> {};                      // a unit stays on its line
 
 // ---- keywords and names ------------------------------------------------
@@ -106,8 +130,13 @@ struct measure_expr
     : if_must<kw_measure, sp, measure_open, sp, measure_probe, sp, star<one<','>, sp, named_arg, sp>,
               measure_close, opt<sp, measure_fallback>> {};
 
-struct primary : sor<measure_expr, number_literal, dollar_literal, string_literal, list_literal, paren_expr,
-                     kw_true, kw_false, name> {};
+// Each alternative is tried only where its first character allows it: the
+// parse tree makes (and drops) a node for every rule it tries, and most
+// operands are names, the last alternative.
+struct primary : sor<seq<at<one<'m'>>, measure_expr>, seq<at<digit>, number_literal>,
+                     seq<at<one<'$'>>, dollar_literal>, seq<at<one<'"'>>, string_literal>,
+                     seq<at<one<'['>>, list_literal>, seq<at<one<'('>>, paren_expr>, seq<at<one<'t'>>, kw_true>,
+                     seq<at<one<'f'>>, kw_false>, name> {};
 
 struct named_arg : seq<name, sp, one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
 struct call_arg : sor<named_arg, expr> {};
@@ -118,15 +147,16 @@ struct member_name : seq<name> {};
 struct member : seq<sp, one<'.'>, sp, must<member_name>> {};
 struct with_body : seq<block> {};
 struct with_block : seq<sp, kw_with, sp, must<with_body>> {};
-struct postfix_op : sor<call_args, member, with_block> {};
+struct postfix_op : sor<seq<at<one<'('>>, call_args>, seq<at<sp, one<'.'>>, member>, seq<at<sp, kw_with>, with_block>> {};
 // `x GB`: a unit written after a name or a bracket, on the same line. Caught
 // here so the error names the unit; a word that starts the next field or
 // statement (`{ a = x b = 2 }`, `let a = x let b = 2`) is not a unit.
 struct unit_after_operand : failure {};
 struct next_word : sor<keyword_any, kw_in, kw_over, kw_show, kw_sweep, kw_measure> {};
 struct starts_binding : seq<sp, sor<seq<one<'='>, not_at<one<'='>>>, one<':'>>> {};
-struct stray_unit
-    : if_must<seq<blanks, at<not_at<next_word>, unit_expr, not_at<starts_binding>>>, unit_after_operand> {};
+struct stray_unit : if_must<seq<blanks, at<sor<alpha, one<'$'>, micro_sign>>,  // where a unit could start
+                                  at<not_at<next_word>, unit_expr, not_at<starts_binding>>>,
+                              unit_after_operand> {};
 struct postfix_expr : seq<primary, star<postfix_op>, opt<stray_unit>> {};
 
 struct unary_expr;

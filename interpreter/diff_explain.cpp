@@ -2,7 +2,7 @@
 #include <cstdint>
 
 #include "diff.hpp"
-#include "formatter_rows.hpp"
+#include "text_width.hpp"
 
 namespace napkin {
 namespace {
@@ -17,10 +17,6 @@ std::vector<std::string> lines(const std::string& text) {
     start = end + 1;
   }
   return out;
-}
-
-std::string pad(const std::string& s, int width) {
-  return s + std::string(static_cast<std::size_t>(std::max(0, width - display_width(s))), ' ');
 }
 
 void fold(ExplainNode& n) {
@@ -86,7 +82,7 @@ std::string explain_side_by_side(const ExplainSide& before, const ExplainSide& a
   int width = std::max(display_width(before.title), 1);
   for (const Pair& p : pairs)
     if (!p.same) width = std::max(width, display_width(p.l));
-  std::string out = "  " + pad(before.title, width) + " │ " + after.title + "\n";
+  std::string out = "  " + pad_right(before.title, width) + " │ " + after.title + "\n";
   for (const Pair& p : pairs) {
     if (p.same) {
       out += "  " + p.l + "\n";
@@ -96,7 +92,7 @@ std::string explain_side_by_side(const ExplainSide& before, const ExplainSide& a
     std::string r = p.r;
     const std::size_t eq = p.l.find("= ");
     if (!p.l.empty() && eq != std::string::npos && p.r.compare(0, eq + 2, p.l, 0, eq + 2) == 0) r = p.r.substr(eq + 2);
-    std::string line = "≠ " + pad(p.l, width) + " │ " + r;
+    std::string line = "≠ " + pad_right(p.l, width) + " │ " + r;
     while (line.back() == ' ') line.pop_back();
     out += line + "\n";
   }

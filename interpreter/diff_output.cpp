@@ -6,14 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "diff.hpp"
-#include "formatter_rows.hpp"
+#include "text_width.hpp"
 
 namespace napkin {
 namespace {
-
-std::string pad(const std::string& s, int width) {
-  return s + std::string(static_cast<std::size_t>(std::max(0, width - display_width(s))), ' ');
-}
 
 // Rows of `name  value  note`, in columns.
 std::string table(const std::vector<std::array<std::string, 3>>& rows) {
@@ -23,7 +19,7 @@ std::string table(const std::vector<std::array<std::string, 3>>& rows) {
     if (!r[2].empty()) w1 = std::max(w1, display_width(r[1]));
   }
   std::string out;
-  for (const auto& r : rows) out += "  " + pad(r[0], w0) + "  " + (r[2].empty() ? r[1] : pad(r[1], w1) + "  " + r[2]) + "\n";
+  for (const auto& r : rows) out += "  " + pad_right(r[0], w0) + "  " + (r[2].empty() ? r[1] : pad_right(r[1], w1) + "  " + r[2]) + "\n";
   return out;
 }
 
@@ -93,8 +89,8 @@ std::string diff_markdown(const Diff& d) {
   if (d.hidden) out += fmt::format("{} smaller {} hidden by the threshold.\n\n", d.hidden, d.hidden == 1 ? "move" : "moves");
   for (const auto* list : {&d.appeared, &d.disappeared}) {
     if (list->empty()) continue;
-    out += list == &d.appeared ? "**Appeared**\n\n" : "**Disappeared**\n\n";
-    out += "| value | value |\n| --- | ---: |\n";
+    out += list == &d.appeared ? "**Appeared**\n\n| value | now |\n" : "**Disappeared**\n\n| value | was |\n";
+    out += "| --- | ---: |\n";
     for (const auto& e : *list)
       out += fmt::format("| {} | {} |\n", md_code(e.name), md_cell((list == &d.appeared ? e.after : e.before).shown));
     out += "\n";

@@ -1,5 +1,6 @@
 #include "formatter.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "../grammar/comments.hpp"
@@ -41,6 +42,13 @@ int binding(const Expr& e) {
   }
 }
 
+// The closing quote of the string literal whose opening quote is at `i`.
+std::size_t string_end(const std::string& text, std::size_t i) {
+  for (++i; i < text.size() && text[i] != '"'; ++i)
+    if (text[i] == '\\') ++i;
+  return i;
+}
+
 // The operators of printed `text` outside brackets and strings, loosest
 // first: "a + b * c - d" → "a", "+ b * c", "- d".
 // Breaking a line there only turns a space into a newline, which the
@@ -50,28 +58,35 @@ std::vector<std::string> pieces(const std::string& text) {
       {" -> "}, {" or "}, {" and "}, {" == ", " != ", " <= ", " >= ", " < ", " > "},
       {" + ", " - "}, {" * ", " / "}};
   if (text.rfind("if ", 0) == 0 || text.rfind("measure(", 0) == 0) return {text};
+  std::vector<bool> outside(text.size(), false);  // outside brackets and strings
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      i = string_end(text, i);
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (depth == 0) {
+      // An argument list breaks nowhere: a break inside one argument would
+      // read as a break between arguments.
+      if (c == ',') return {text};
+      outside[i] = true;
+    }
+  }
   for (const auto& ops : loosest_first) {
     std::vector<std::string> parts;
-    int depth = 0;
     std::size_t start = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if (c == '"') {
-        for (++i; i < text.size() && text[i] != '"'; ++i)
-          if (text[i] == '\\') ++i;
-      } else if (c == '(' || c == '[' || c == '{') {
-        ++depth;
-      } else if (c == ')' || c == ']' || c == '}') {
-        --depth;
-      } else if (depth == 0 && c == ' ') {
-        for (std::string_view op : ops)
-          if (text.compare(i, op.size(), op) == 0) {
-            parts.push_back(text.substr(start, i - start));
-            start = i + 1;
-            i += op.size() - 1;
-            break;
-          }
-      }
+      if (!outside[i] || text[i] != ' ') continue;
+      for (std::string_view op : ops)
+        if (text.compare(i, op.size(), op) == 0) {
+          parts.push_back(text.substr(start, i - start));
+          start = i + 1;
+          i += op.size() - 1;
+          break;
+        }
     }
     if (!parts.empty()) {
       parts.push_back(text.substr(start));
@@ -92,8 +107,7 @@ std::optional<Group> last_group(const std::string& text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
+      i = string_end(text, i);
     } else if (c == '(' || c == '[' || c == '{') {
       opened.push_back(i);
     } else if ((c == ')' || c == ']' || c == '}') && !opened.empty()) {
@@ -204,7 +218,9 @@ class Formatter {
     return newlines >= 2;
   }
 
-  int line_of(std::uint32_t offset) const { return f_.line_col(offset).first; }
+  bool same_line(std::uint32_t a, std::uint32_t b) const {
+    return f_.text.find('\n', a) >= std::min<std::size_t>(b, f_.text.size());
+  }
 
   // Comments before `pos`: one after code on its line stays there; one on
   // a line of its own keeps its line, and the blank line before it if any.
@@ -343,8 +359,7 @@ class Formatter {
 
   // `x with {` on one line and `}` on another: the author wrote a block.
   bool written_as_block(const Expr& e) const {
-    return e.kind == ExprKind::With &&
-           line_of(brace_after(e.items[0]->span.end)) != line_of(e.span.end - 1);
+    return e.kind == ExprKind::With && !same_line(brace_after(e.items[0]->span.end), e.span.end - 1);
   }
 
   // `head x with {`, one field a line, `}`: laid out like a record's block.
@@ -369,7 +384,7 @@ class Formatter {
     const bool commented = next_ < comments_.size() && comments_[next_].begin < close;
     if (st.fields.empty() && !commented) return add({{0, head + " {}"}}, blank);
     // A block written on one line stays on one line while it fits.
-    if (!commented && line_of(open) == line_of(close)) {
+    if (!commented && same_line(open, close)) {
       const std::string flat = head + " " + print_fields_inline(st.fields);
       if (display_width(flat) <= kFormatWidth) return add({{0, flat}}, blank);
     }

@@ -3,18 +3,7 @@
 #include <algorithm>
 
 namespace napkin {
-
-int display_width(std::string_view s) {
-  int n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
 namespace {
-
-std::string pad(const std::string& s, int width) {
-  return s + std::string(static_cast<std::size_t>(std::max(0, width - display_width(s))), ' ');
-}
 
 bool starts_group(const Row& prev, const Row& row) {
   return row.blank_before || row.comment_line || row.solo || prev.solo || prev.comment_line || prev.indent != row.indent;
@@ -28,14 +17,14 @@ void render_group(const std::vector<Row>& rows, std::size_t begin, std::size_t e
   int comment_column = 0;
   for (std::size_t i = begin; i < end; ++i) {
     const Row& r = rows[i];
-    code.push_back(r.alignable ? pad(r.code, lhs) + " = " + r.value : r.code);
+    code.push_back(r.alignable ? pad_right(r.code, lhs) + " = " + r.value : r.code);
     if (!r.comment.empty()) comment_column = std::max(comment_column, display_width(code.back()) + 2);
   }
   for (std::size_t i = begin; i < end; ++i) {
     const Row& r = rows[i];
     if (r.blank_before && !out.empty()) out += '\n';
     std::string line = std::string(static_cast<std::size_t>(r.indent), ' ');
-    line += r.comment.empty() ? code[i - begin] : pad(code[i - begin], comment_column) + r.comment;
+    line += r.comment.empty() ? code[i - begin] : pad_right(code[i - begin], comment_column) + r.comment;
     out += line + '\n';
   }
 }

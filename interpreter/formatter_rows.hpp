@@ -4,8 +4,9 @@
 // construct between them, form a group; a group aligns its `=` signs and
 // its trailing comments.
 #include <string>
-#include <string_view>
 #include <vector>
+
+#include "text_width.hpp"
 
 namespace napkin {
 
@@ -21,8 +22,5 @@ struct Row {
 };
 
 std::string render_rows(const std::vector<Row>& rows);
-
-// Columns on screen: UTF-8 code points (`≈`, `·` and `×` are one each).
-int display_width(std::string_view s);
 
 }  // namespace napkin

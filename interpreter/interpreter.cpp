@@ -325,12 +325,26 @@ Module* Interpreter::prelude() {
 
 // ---- scopes and records ------------------------------------------------------
 
+// Every field evaluation and function call needs a scope; reusing them keeps
+// a sweep's memory flat instead of growing by a scope per field per point.
 Env* Interpreter::new_env(Env* parent, Record* self, Module* module) {
-  Env& e = envs_.emplace_back();
-  e.parent = parent;
-  e.self = self;
-  e.module = module;
-  return &e;
+  Env* e;
+  if (free_envs_.empty()) {
+    e = &envs_.emplace_back();
+  } else {
+    e = free_envs_.back();
+    free_envs_.pop_back();
+    e->locals.clear();
+    e->captured = false;
+  }
+  e->parent = parent;
+  e->self = self;
+  e->module = module;
+  return e;
+}
+
+void Interpreter::release_env(Env* e) {
+  if (!e->captured) free_envs_.push_back(e);
 }
 
 Record* Interpreter::new_record() { return &records_.emplace_back(); }
@@ -388,16 +402,21 @@ Record* Interpreter::derive(Record* base, const std::vector<ast::FieldDecl>& fie
     r->table = base->table;
     r->state.resize(base->slots().size());
   }
+  if (env && !fields.empty()) env->captured = true;
   for (const auto& f : fields) r->add_or_override(f, env);
   return r;
 }
 
 // ---- evaluation ------------------------------------------------------------
 
+std::string Interpreter::frame_label(const Frame& f) {
+  return f.binding ? f.binding->name : f.rec->name + "." + f.rec->slots()[f.slot].name;
+}
+
 void Interpreter::cycle_error(const std::string& label, Span span) {
   std::string chain;
-  auto it = std::find_if(stack_.begin(), stack_.end(), [&](const Frame& f) { return f.label == label; });
-  for (auto i = it; i != stack_.end(); ++i) chain += i->label + " -> ";
+  auto it = std::find_if(stack_.begin(), stack_.end(), [&](const Frame& f) { return frame_label(f) == label; });
+  for (auto i = it; i != stack_.end(); ++i) chain += frame_label(*i) + " -> ";
   chain += label;
   Diagnostic d;
   d.code = codes::cycle;
@@ -421,7 +440,7 @@ Value Interpreter::top_value(Binding* b, Span use) {
     return st.value;
   }
   st.status = FieldState::Status::InProgress;
-  stack_.push_back({b->name, use.valid() ? use : s.name_span});
+  stack_.push_back({nullptr, 0, b, use.valid() ? use : s.name_span});
   Trace* saved = trace_;
   trace_ = opts_.trace && tracing_ ? &st.trace : nullptr;
   try {
@@ -494,9 +513,11 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   if (st.status == FieldState::Status::Done) return st.value;
   if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);
   const Slot& slot = r->slots()[i];
-  const std::string label = r->name + "." + slot.name;
-  if (st.status == FieldState::Status::InProgress) cycle_error(label, use);
+  // Spelled out only when needed: most fields evaluate without error.
+  auto field_label = [&] { return r->name + "." + slot.name; };
+  if (st.status == FieldState::Status::InProgress) cycle_error(field_label(), use);
   if (!slot.decl->value) {
+    const std::string label = field_label();
     const ast::FieldDecl* declared = slot.type_decl ? slot.type_decl : slot.decl;
     Diagnostic d;
     d.code = codes::missing_input;
@@ -509,19 +530,24 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
     throw MissingInput(std::move(d), slot.name, declared->name_span);
   }
   st.status = FieldState::Status::InProgress;
-  stack_.push_back({label, use.valid() ? use : slot.decl->name_span});
+  stack_.push_back({r, i, nullptr, use.valid() ? use : slot.decl->name_span});
   Trace* saved = trace_;
   trace_ = opts_.trace && tracing_ ? &st.trace : nullptr;
   try {
     Env* env = new_env(slot.env, r, nullptr);
+    struct Release {
+      Interpreter* in;
+      Env* env;
+      ~Release() { in->release_env(env); }
+    } release{this, env};
     Value v = eval(*slot.decl->value, env);
     check_type(slot, v, r);
-    if (v.kind == Value::Kind::Record && v.rec->name.empty()) v.rec->name = label;
+    if (v.kind == Value::Kind::Record && v.rec->name.empty()) v.rec->name = field_label();
     st.value = v;
     st.status = FieldState::Status::Done;
   } catch (Error& e) {
     auto& notes = e.diagnostic().notes;
-    if (notes.size() < 3) notes.push_back(fmt::format("while computing {} ({})", label, slot.decl->name_span.where_line()));
+    if (notes.size() < 3) notes.push_back(fmt::format("while computing {} ({})", field_label(), slot.decl->name_span.where_line()));
     st.status = FieldState::Status::Failed;
     st.error = std::current_exception();
     trace_ = saved;
@@ -823,6 +849,11 @@ Value Interpreter::call_user(const Function& f, const CallArgs& args, const std:
     fail(codes::recursion_limit, args.call->span,
          fmt::format("functions nested deeper than {} calls (unbounded recursion in {}?)", kMaxCallDepth, f.name));
   Env* fenv = new_env(f.module->env, nullptr, nullptr);
+  struct Release {
+    Interpreter* in;
+    Env* env;
+    ~Release() { in->release_env(env); }
+  } release{this, fenv};
   std::vector<const Value*> bound(decl.params.size(), nullptr);
   std::size_t positional = 0;
   for (std::size_t i = 0; i < args.values.size(); ++i) {

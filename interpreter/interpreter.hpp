@@ -44,6 +44,9 @@ struct Env {
   Record* self = nullptr;
   Module* module = nullptr;
   std::vector<std::pair<std::string, Value>> locals;
+  // A record's slot refers to this scope (`with` inside a formula), so it
+  // outlives the evaluation that made it; any other scope is reused.
+  bool captured = false;
 };
 
 // A top-level name: a let, a record, a function.
@@ -158,10 +161,15 @@ class Interpreter {
   std::unordered_map<std::string, UnitDef> unit_cache_;
   Module* prelude_ = nullptr;
 
+  // What is being computed: a field of `rec`, or a top-level binding. Its
+  // label ("decode.batch") is only spelled out when a cycle is reported.
   struct Frame {
-    std::string label;
+    const Record* rec = nullptr;
+    std::size_t slot = 0;
+    const Binding* binding = nullptr;
     Span span;
   };
+  static std::string frame_label(const Frame& f);
   std::vector<Frame> stack_;
   Trace* trace_ = nullptr;
   bool tracing_ = true;
@@ -176,6 +184,8 @@ class Interpreter {
   void check_units(const std::vector<ast::FieldDecl>& fields);
 
   Env* new_env(Env* parent, Record* self, Module* module);
+  void release_env(Env* e);  // after its evaluation: reused unless captured
+  std::vector<Env*> free_envs_;
   Record* new_record();
   Record* make_record(const ast::Stmt& s, Module* m);
   Record* derive(Record* base, const std::vector<ast::FieldDecl>& fields, Env* env);

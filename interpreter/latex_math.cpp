@@ -352,32 +352,42 @@ std::vector<std::size_t> top_level(const std::string& s, const std::vector<std::
   return at;
 }
 
-}  // namespace
-
-std::vector<std::string> break_lines(const std::string& text, std::size_t width) {
+// Greedy: cut before the last operator that keeps a piece within width.
+std::vector<std::string> split_at(const std::string& text, std::size_t width, const std::vector<std::string>& ops) {
   std::vector<std::size_t> cuts;
-  if (text.rfind("if ", 0) == 0) {
-    cuts = top_level(text, {"then", "else"});
-  } else if (length(text) > width) {
-    // Greedy: cut before the last `+` or `-` that keeps a piece within width.
-    std::size_t start = 0, last = std::string::npos;
-    for (std::size_t at : top_level(text, {"+", "-"})) {
-      if (length(text.substr(start, at - start)) > width && last != std::string::npos) {
-        cuts.push_back(last);
-        start = last + 1;
-      }
-      last = at;
+  std::size_t start = 0, last = std::string::npos;
+  for (std::size_t at : top_level(text, ops)) {
+    if (length(text.substr(start, at - start)) > width && last != std::string::npos && last >= start) {
+      cuts.push_back(last);
+      start = last + 1;
     }
-    if (last != std::string::npos && length(text.substr(start)) > width && last + 1 > start) cuts.push_back(last);
+    last = at;
   }
+  if (last != std::string::npos && last >= start && length(text.substr(start)) > width) cuts.push_back(last);
   std::vector<std::string> out;
-  std::size_t start = 0;
+  start = 0;
   for (std::size_t at : cuts) {
     out.push_back(text.substr(start, at - start));
     start = at + 1;
   }
   out.push_back(text.substr(start));
   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> break_lines(const std::string& text, std::size_t width) {
+  std::vector<std::string> pieces = text.rfind("if ", 0) == 0 ? split_at(text, 0, {"then", "else"}) : std::vector{text};
+  // Sums break before + and -; what is still too long, before / and ·.
+  for (const auto& ops : {std::vector<std::string>{"+", "-"}, std::vector<std::string>{"/", "·"}}) {
+    std::vector<std::string> next;
+    for (const auto& p : pieces) {
+      auto parts = length(p) > width ? split_at(p, width, ops) : std::vector{p};
+      next.insert(next.end(), parts.begin(), parts.end());
+    }
+    pieces = std::move(next);
+  }
+  return pieces;
 }
 
 }  // namespace napkin

@@ -82,6 +82,8 @@ std::string sweep_latex(const Interpreter& in, const SweepResult& s) {
   std::string out = fmt::format("\\section*{{sweep \\texttt{{{}}}}}\n", latex_text(s.title()));
   std::vector<std::string> head = s.inputs;
   head.insert(head.end(), s.columns.begin(), s.columns.end());
+  // Narrow columns and a smaller font: a sweep with many columns still fits the page.
+  out += "{\\small\\setlength{\\tabcolsep}{3pt}\n";
   out += "\\begin{tabular}{" + std::string(head.size(), 'r') + "}\n\\hline\n";
   for (std::size_t i = 0; i < head.size(); ++i) out += (i ? " & " : "") + latex_text(head[i]);
   out += " \\\\\n\\hline\n";
@@ -89,7 +91,7 @@ std::string sweep_latex(const Interpreter& in, const SweepResult& s) {
     for (std::size_t i = 0; i < row.size(); ++i) out += (i ? " & " : "") + cell(in, row[i]);
     out += " \\\\\n";
   }
-  return out + "\\hline\n\\end{tabular}\n";
+  return out + "\\hline\n\\end{tabular}}\n";
 }
 
 std::string check_source(const std::string& source) {

@@ -92,7 +92,8 @@ std::string checks_markdown(const Interpreter& in, const std::vector<CheckResult
       out += "  ```\n\n";
     }
   }
-  return out + fmt::format("\n{} passed, {} failed\n", passed, static_cast<int>(checks.size()) - passed);
+  if (out.size() < 2 || out.compare(out.size() - 2, 2, "\n\n") != 0) out += "\n";
+  return out + fmt::format("{} passed, {} failed\n", passed, static_cast<int>(checks.size()) - passed);
 }
 
 std::string heading(const Section& s) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <numbers>
 
 #include "../grammar/parser.hpp"
 #include "plot.hpp"
@@ -107,7 +108,7 @@ struct Box {
 // boxes along its baseline, enough to keep numbers and points off it.
 std::vector<Box> footprint(double x, double y, double angle, double width, double size) {
   std::vector<Box> out;
-  const double dx = std::cos(angle * M_PI / 180), dy = std::sin(angle * M_PI / 180);
+  const double dx = std::cos(angle * std::numbers::pi / 180), dy = std::sin(angle * std::numbers::pi / 180);
   for (double d = 0; d <= width; d += size / 2) {
     const double cx = x + d * dx + dy * size / 2, cy = y + d * dy - dx * size / 2;
     out.push_back({cx - size / 2, cy - size / 2, cx + size / 2, cy + size / 2});
@@ -227,7 +228,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
     at.emplace_back(x.at(p.intensity), y.at(std::min(peak.v, p.intensity * bw.v) / tera));
     taken.push_back({at.back().first - 7, at.back().second - 7, at.back().first + 7, at.back().second + 7});
   }
-  const double angle = std::atan2(sy1 - sy0, sx1 - sx0) * 180 / M_PI;
+  const double angle = std::atan2(sy1 - sy0, sx1 - sx0) * 180 / std::numbers::pi;
   const double len = std::hypot(sx1 - sx0, sy1 - sy0);
   const std::string mem_text = fmt::format("memory: {} × intensity", show_q(bw.v, bw.dim));
   const double mem_w = svg::text_width(mem_text, 12);

@@ -34,6 +34,8 @@ Scale scale_for(const Interpreter& in, const Value& largest) {
   for (int e = -24; e <= 24; ++e) candidates.push_back(std::pow(10.0, e));
   for (double cand : candidates)
     if (std::fabs(std::log(raw / cand)) < std::fabs(std::log(raw / best))) best = cand;
+  // Minutes and hours make poor ticks over several decades: use seconds.
+  if (best == 60 || best == 3600 || best == 86400 || best == 365 * 86400.0) return {"s", 1};
   return {shown.substr(space + 1), best};
 }
 

@@ -12,8 +12,10 @@ Result cmd_eval(const EvalArgs& a, const Common& c) {
     Value v = in.eval_in(prelude, e, &trace);
     Result res;
     if (a.steps) {
-      for (const auto& line : derivation_lines(derive_text(in, e, trace, v))) res.out += "= " + line + "\n";
+      const Derivation d = derive_text(in, e, trace, v);
+      for (const auto& line : derivation_lines(d)) res.out += "= " + line + "\n";
       res.out.erase(0, 2);
+      if (!d.note.empty()) res.out.insert(res.out.size() - 1, "  [" + d.note + "]");
     } else {
       res.out = in.show(v) + "\n";
     }

@@ -1,6 +1,10 @@
 #pragma once
 // What every subcommand shares: building the interpreter from the common
 // options, and turning a napkin error into its rendered diagnostic (exit 2).
+#include <fmt/format.h>
+
+#include <system_error>
+
 #include "../../grammar/parser.hpp"
 #include "../measure/prober.hpp"
 #include "../output.hpp"
@@ -27,6 +31,10 @@ Result guarded(const Common& c, F&& body) {
     return Result{"", render(e.diagnostic()), 2};
   } catch (const std::bad_alloc&) {
     return Result{"", "error[E0702]: out of memory\n", 2};
+  } catch (const std::system_error& e) {  // file I/O a library reports its own way
+    return Result{"", fmt::format("error[{}]: {}\n", codes::io, e.what()), 2};
+  } catch (const std::exception& e) {
+    return Result{"", fmt::format("error[{}]: internal error: {}; please report it\n", codes::internal, e.what()), 2};
   }
 }
 

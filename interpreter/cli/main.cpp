@@ -25,9 +25,12 @@ int main(int argc, char** argv) {
       "  napkin run examples/exercise1_size_a_model.napkin --steps\n"
       "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
       "  napkin check examples/*.napkin\n"
+      "  napkin diff <(git show HEAD~1:plan.napkin) plan.napkin\n"
+      "  napkin fmt --check examples/*.napkin\n"
       "  napkin eval '39.02 GB / (5.3 TB/s) -> ms'\n"
       "  napkin quick --model llama3_8b --gpu h100_sxm --batch 32 --context 8192\n"
-      "\nExit status: 0 ok, 1 a check failed, 2 a usage, parse or evaluation error.\n"
+      "\nExit status: 0 ok, 1 a check failed (diff: a value moved; fmt --check: a file is not formatted),\n"
+      "2 a usage, parse or evaluation error.\n"
       "The language is described in docs/language.md.");
   app.set_version_flag("--version", std::string("napkin ") + napkin::kVersion);
   app.require_subcommand(1);
@@ -111,7 +114,7 @@ int main(int argc, char** argv) {
   DiffArgs diff;
   auto* diff_cmd = app.add_subcommand(
       "diff", "what moved between two versions of a file: changed inputs, then every value, largest change first");
-  diff_cmd->add_option("files", diff.files, "OLD NEW (with --git: the seven arguments of a git external diff)")
+  diff_cmd->add_option("files", diff.files, "OLD NEW (with --git: the arguments git passes an external diff)")
       ->required();
   diff_cmd->add_option("--explain", diff.explain, "show this value's old and new derivations side by side");
   diff_cmd->add_option("--format", diff.format, "text (default), markdown or json")

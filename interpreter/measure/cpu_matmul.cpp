@@ -13,8 +13,8 @@
 #include "thread_team.hpp"
 
 // One copy of the kernel for AVX2 with FMA and one for any x86-64; the loader
-// picks the first the CPU supports.
-#if defined(__x86_64__) && defined(__GNUC__)
+// picks the first the CPU supports. Clang 14 knows neither spelling.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define NAPKIN_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define NAPKIN_CLONES
@@ -85,7 +85,7 @@ NAPKIN_CLONES void gemm_rows(int n, const float* a, const float* b, float* c, in
 }
 
 std::string instruction_set() {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("x86-64-v3")) return "AVX2 and FMA (x86-64-v3)";
   return "SSE2 (x86-64)";

@@ -42,6 +42,7 @@ std::vector<std::string> candidates() {
 Module open_module() {
   Module m;
   std::string errors;
+  bool seen = false;  // a file was there but would not load
   for (const auto& path : candidates()) {
     const bool by_path = path.find('/') != std::string::npos;
     std::error_code ec;
@@ -49,11 +50,16 @@ Module open_module() {
     m.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (m.handle) break;
     const char* e = dlerror();
-    errors += (errors.empty() ? "" : "; ") + std::string(e ? e : path);
+    const std::string why = e ? e : path;
+    if (by_path || why.find("cannot open shared object file") == std::string::npos || why.find(kModule) != 0) {
+      seen = true;
+      errors += (errors.empty() ? "" : "; ") + why;
+    }
   }
   if (!m.handle) {
-    m.error = errors.empty() ? fmt::format("the GPU module {} is not installed", kModule)
-                             : fmt::format("the GPU module could not be loaded ({})", errors);
+    m.error = seen ? fmt::format("the GPU module could not be loaded ({})", errors)
+                   : fmt::format("the GPU module {} was not found (looked for {}); it is built where the CUDA toolkit is",
+                                 kModule, gpu_module_search());
     return m;
   }
   auto version = reinterpret_cast<decltype(&napkin_gpu_abi_version)>(dlsym(m.handle, "napkin_gpu_abi_version"));

@@ -77,7 +77,7 @@ std::string Request::arg(const std::string& name) const {
 std::string settle(Request& r, const std::vector<std::pair<std::string, std::string>>& given) {
   r.args.clear();
   for (const auto& [k, v] : given) {
-    const bool known = std::any_of(r.probe->args.begin(), r.probe->args.end(), [&](const ProbeArg& a) { return a.name == k; });
+    const bool known = std::any_of(r.probe->args.begin(), r.probe->args.end(), [&key = k](const ProbeArg& a) { return a.name == key; });
     if (!known) {
       if (r.probe->args.empty()) return fmt::format("{} takes no arguments, but was given `{}`", r.probe->name, k);
       std::vector<std::string> names;

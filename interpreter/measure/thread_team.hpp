@@ -1,9 +1,11 @@
 #pragma once
 // A fixed team of threads that run one function together, so a timed
 // region measures the work and not thread start-up.
+#include <algorithm>
 #include <barrier>
 #include <functional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace napkin::measure {

@@ -59,6 +59,7 @@ grep -o 'inline constexpr const char\* [a-z_]* = "E[0-9]*"' grammar/error_codes.
     case_name=${first_case[$code]:-}
     if [ -z "$case_name" ]; then
       case $code in
+        E00*) echo "No example in the catalogue: it means a bug in napkin, which a test would have caught." ;;
         E08*) echo "No example in the catalogue: the command line reports it, for options and arguments it cannot use." ;;
         E09*) echo "No example in the catalogue: whether a probe can run depends on the machine." ;;
         *) echo "No example in the catalogue yet." ;;

@@ -16,13 +16,13 @@ if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux
 fi
 
 flags="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=None -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ \
   "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
   -DNAPKIN_FUZZ=ON -DNAPKIN_TESTS=OFF -DNAPKIN_CUDA=OFF >/dev/null
 cmake --build "$build" --target fuzz_napkin -j"$(nproc)"
 
-# The seed corpus: every napkin file the project has, good and bad. Files
-# too big for the target (see kMaxInput) are skipped by libFuzzer itself.
+# The seed corpus: every napkin file the project has, good and bad; libFuzzer
+# reads at most -max_len bytes of each.
 seeds="$build/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds" "$build/corpus" "$build/crashes"
 for f in examples/*.napkin stdlib/*.napkin tests/stdlib/*.napkin tests/errors/*.napkin; do

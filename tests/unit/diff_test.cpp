@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "interpreter/diff.hpp"
@@ -66,7 +67,9 @@ scenario s2 = s with { bytes = 8 GB }
 
 TEST_CASE("diff: 8 to 48 KV heads grows the KV cache 6× and lowers the decode ceiling", "[diff]") {
   const std::string old_text = exercise();
-  Pair p(old_text, replace(old_text, "kv_heads = 8 ", "kv_heads = 48"));
+  const std::regex eight_heads("(\n  kv_heads +=) 8 ");
+  REQUIRE(std::regex_search(old_text, eight_heads));
+  Pair p(old_text, std::regex_replace(old_text, eight_heads, "$1 48", std::regex_constants::format_first_only));
   const Diff d = p.diff();
   REQUIRE(d.inputs.size() == 1);
   CHECK(d.inputs[0].name == "drill.kv_heads");

@@ -1,0 +1,21 @@
+#pragma once
+// Columns on screen, for aligning text: one per UTF-8 code point, so `≈`,
+// `·`, `×` and `→` count as one each.
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+namespace napkin {
+
+inline int display_width(std::string_view s) {
+  int n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// `s` followed by spaces up to `width` columns.
+inline std::string pad_right(const std::string& s, int width) {
+  return s + std::string(static_cast<std::size_t>(std::max(0, width - display_width(s))), ' ');
+}
+
+}  // namespace napkin
