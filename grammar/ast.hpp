@@ -65,6 +65,9 @@ struct Expr {
   std::vector<std::string> arg_names;  // "" for positional arguments
   std::vector<FieldDecl> fields;       // With
   std::unique_ptr<Expr> fallback;      // Measure: the value used when the probe cannot run
+  // A number an evaluator gives the node when it first evaluates it, to find
+  // what it keeps about the node (which field a name resolved to); 0 before.
+  mutable std::uint32_t cache_id = 0;
 
   Expr(ExprKind k, Span s);  // defined below FieldDecl: clang needs `fields` complete there
 };

@@ -41,9 +41,10 @@ template <typename Rule>
 using control = tao::pegtl::must_if<parse_errors, tao::pegtl::normal, false>::control<Rule>;
 
 // Nesting the bracket count cannot see (`- - - x`, `2^2^2^...`, `not not ...`)
-// still recurses; past this many nested rules the parse stops. A bracket
-// level costs about 25 rules, so 256 levels of brackets fit.
-constexpr std::size_t kMaxRuleDepth = 10000;
+// still recurses; past this many nested rules the parse stops. A level of
+// parentheses costs 15 rules, so 256 of them fit; a rule costs up to 1 KB of
+// stack in a sanitizer build.
+constexpr std::size_t kMaxRuleDepth = 5000;
 struct too_deep {
   std::size_t byte;
 };
@@ -52,14 +53,16 @@ struct depth_limit : tao::pegtl::maybe_nothing {
   template <typename R, tao::pegtl::apply_mode A, tao::pegtl::rewind_mode M, template <typename...> class Action,
             template <typename...> class Control, typename Input, typename... States>
   static bool match(Input& in, States&&... st) {
-    if constexpr (Control<R>::enable) {
+    if constexpr (!Control<R>::enable) {
+      return tao::pegtl::match<R, A, M, Action, Control>(in, st...);
+    } else {
       struct Guard {
         std::size_t& d;
         ~Guard() { --d; }
       } guard{++in.private_depth};
       if (in.private_depth > kMaxRuleDepth) throw too_deep{in.byte()};
+      return tao::pegtl::match<R, A, M, Action, Control>(in, st...);
     }
-    return tao::pegtl::match<R, A, M, Action, Control>(in, st...);
   }
 };
 

@@ -13,6 +13,7 @@
 #include "../grammar/printer.hpp"
 #include "builtins.hpp"
 #include "read_source.hpp"
+#include "stack_guard.hpp"
 #include "measure/import_toml.hpp"
 #include "stdlib_files.hpp"
 #include "suggest.hpp"
@@ -643,6 +644,9 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
   if (eval_depth_ > kMaxEvalDepth)
     fail(codes::recursion_limit, e.span,
          fmt::format("evaluation nested deeper than {} levels (a very long chain of records or fields)", kMaxEvalDepth));
+  if (stack_left() < kStackReserve)
+    fail(codes::recursion_limit, e.span,
+         "evaluation nested too deeply for this thread's stack (a very long chain of records or fields)");
   using K = ast::ExprKind;
   switch (e.kind) {
     case K::Number: {
@@ -735,13 +739,41 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
   fail(codes::syntax, e.span, "internal: unknown expression");
 }
 
+Interpreter::NodeCache& Interpreter::cache_of(const ast::Expr& e) {
+  if (e.cache_id != 0 && e.cache_id < node_cache_.size() && node_cache_[e.cache_id].node == &e)
+    return node_cache_[e.cache_id];
+  if (node_cache_.empty()) node_cache_.emplace_back();  // id 0 means none
+  e.cache_id = static_cast<std::uint32_t>(node_cache_.size());
+  return node_cache_.emplace_back(NodeCache{&e});
+}
+
+std::size_t Interpreter::slot_of(const ast::Expr& e, const Record* r) {
+  NodeCache& c = cache_of(e);
+  const SlotTable* t = r->table.get();
+  if (c.table != t) {
+    auto it = t->index.find(e.text);
+    c.table = t;
+    c.slot = it == t->index.end() ? kNoSlot : it->second;
+  }
+  return c.slot;
+}
+
+Binding* Interpreter::binding_of(const ast::Expr& e, Module* m) {
+  NodeCache& c = cache_of(e);
+  if (c.module != m) {
+    c.module = m;
+    c.binding = find_binding(m, e.text);
+  }
+  return c.binding;
+}
+
 Value Interpreter::eval_name(const ast::Expr& e, Env* env) {
   const std::string& name = e.text;
   for (Env* s = env; s; s = s->parent) {
     if (s->self) {
-      if (auto it = s->self->index().find(name); it != s->self->index().end()) {
-        Value v = field(s->self, it->second, e.span);
-        record_trace(e, v, s->self, it->second, nullptr);
+      if (const std::size_t i = slot_of(e, s->self); i != kNoSlot) {
+        Value v = field(s->self, i, e.span);
+        record_trace(e, v, s->self, i, nullptr);
         return v;
       }
     }
@@ -751,7 +783,7 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env) {
         return v;
       }
     if (s->module) {
-      if (Binding* b = find_binding(s->module, name)) {
+      if (Binding* b = binding_of(e, s->module)) {
         Value v = top_value(b, e.span);
         record_trace(e, v, nullptr, 0, b->stmt->kind == ast::StmtKind::Let ? b : nullptr);
         return v;
@@ -795,8 +827,8 @@ Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
     fail(codes::not_a_record, e.items[0]->span,
          fmt::format("`.{}` needs a record on its left, but this is {} ({})", e.text, describe_kind(base), show(base)));
   Record* r = base.rec;
-  auto it = r->index().find(e.text);
-  if (it == r->index().end()) {
+  const std::size_t i = slot_of(e, r);
+  if (i == kNoSlot) {
     std::vector<std::string> names;
     for (const auto& s : r->slots()) names.push_back(s.name);
     Diagnostic d;
@@ -807,8 +839,8 @@ Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
     if (!close.empty()) d.help = fmt::format("did you mean `{}`?", close[0]);
     throw Error(std::move(d));
   }
-  Value v = field(r, it->second, e.span);
-  record_trace(e, v, r, it->second, nullptr);
+  Value v = field(r, i, e.span);
+  record_trace(e, v, r, i, nullptr);
   return v;
 }
 
@@ -820,11 +852,12 @@ Value Interpreter::eval_call(const ast::Expr& e, Env* env) {
   const Function& f = *callee.fn;
   CallArgs args;
   args.call = &e;
-  std::vector<std::string> names;
+  args.values.reserve(e.items.size() - 1);
+  args.nodes.reserve(e.items.size() - 1);
+  const std::vector<std::string>& names = e.arg_names;  // parallel to the arguments
   for (std::size_t i = 1; i < e.items.size(); ++i) {
     args.values.push_back(eval(*e.items[i], env));
     args.nodes.push_back(e.items[i].get());
-    names.push_back(e.arg_names[i - 1]);
   }
   if (f.builtin) {
     for (std::size_t i = 0; i < names.size(); ++i)

@@ -170,6 +170,24 @@ class Interpreter {
     Span span;
   };
   static std::string frame_label(const Frame& f);
+
+  // Per name or member node, what its lookup found last time: its slot in a
+  // record's field table, its binding in a module. Tables do not change once
+  // built, so a name resolves by a pointer comparison instead of a hash of
+  // its text; a sweep evaluates the same formulas over records that share
+  // one table.
+  struct NodeCache {
+    const ast::Expr* node = nullptr;
+    const SlotTable* table = nullptr;
+    std::size_t slot = 0;  // kNoSlot: not a field of `table`
+    const Module* module = nullptr;
+    Binding* binding = nullptr;
+  };
+  static constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
+  std::vector<NodeCache> node_cache_;
+  NodeCache& cache_of(const ast::Expr& e);
+  std::size_t slot_of(const ast::Expr& e, const Record* r);  // the field named e.text, or kNoSlot
+  Binding* binding_of(const ast::Expr& e, Module* m);
   std::vector<Frame> stack_;
   Trace* trace_ = nullptr;
   bool tracing_ = true;

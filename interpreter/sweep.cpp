@@ -4,6 +4,7 @@
 
 #include "../grammar/printer.hpp"
 #include "suggest.hpp"
+#include "sweep_sharing.hpp"
 
 namespace napkin {
 namespace {
@@ -71,6 +72,8 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& s) {
     columns.push_back(field_index(base, c.name, c.span, "show"));
   }
 
+  const std::vector<bool> dependent = dependent_fields(*base, var_slots);
+  Record* previous = nullptr;
   in.set_tracing(false);
   try {
     std::vector<std::size_t> at(var_values.size(), 0);
@@ -83,6 +86,8 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& s) {
         row.push_back(SweepCell{true, var_values[k][at[k]], ""});
       }
       Record* r = in.with_values(base, values);
+      if (previous) share_independent_fields(*r, *previous, dependent);
+      previous = r;
       for (std::size_t c : columns) row.push_back(cell(in, r, c));
       out.rows.push_back(std::move(row));
       // The last input varies fastest, like nested loops in reading order.

@@ -108,10 +108,10 @@ TEST_CASE("fields may be named like statement words", "[parser]") {
 
 TEST_CASE("parse errors say what was expected, where", "[parser][errors]") {
   CHECK(parse_error("model m {\n  layers = 4\n") ==
-        "bad.napkin:3:1: error[E0100]: expected a field (NAME = EXPR) or '}' to close the block\n"
+        "bad.napkin:2:13: error[E0100]: expected a field (NAME = EXPR) or '}' to close the block\n"
         "  |\n"
-        "3 | \n"
-        "  | ^\n");
+        "2 |   layers = 4\n"
+        "  |             ^\n");
   CHECK(parse_error("let x = (1 + 2\n").find("expected ')' to close the parenthesis") != std::string::npos);
   CHECK(parse_error("let x = \"abc\n").find("unterminated string") != std::string::npos);
   CHECK(parse_error("let x = 1 +\n").find("expected an operand after the operator") != std::string::npos);
