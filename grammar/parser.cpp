@@ -9,6 +9,7 @@
 
 #include "diagnostic.hpp"
 #include "errors.hpp"
+#include "flat_tree.hpp"
 #include "parse_node.hpp"
 #include "nesting.hpp"
 #include "rules.hpp"
@@ -595,7 +596,7 @@ std::unique_ptr<Node> parse_tree(const SourceFile& file) {
   tao::pegtl::memory_input<tao::pegtl::tracking_mode::eager, tao::pegtl::eol::lf_crlf, const char*> in(
       file.text, file.name.c_str());
   try {
-    auto root = pt::parse<Rule, Node, selector, depth_limit, control>(in);
+    auto root = flat_tree::parse<Rule, Node, selector, depth_limit, control>(in);
     if (!root) fail(codes::syntax, Span{&file, 0, 0}, "could not parse the input");
     return root;
   } catch (const too_deep& e) {

@@ -12,12 +12,41 @@ using namespace tao::pegtl;
 struct comment : seq<one<'#'>, until<eolf>> {};
 // Whitespace and comments, newlines included: star<sor<plus<space>, comment>>
 // written as a loop. It runs between every two tokens, and again at each
-// level of the expression grammar, so it was the parser's hottest rule.
+// level of the expression grammar after an operand (is a `*` next? a `+`?),
+// over the same blank lines and comments, so it was the parser's hottest
+// rule. A parse state with `sp_from` and `sp_to` members remembers where
+// the last run started and ended, and a repeat is a jump.
 struct sp {
   using rule_t = sp;
   using subs_t = empty_list;
+  template <apply_mode, rewind_mode, template <typename...> class, template <typename...> class,
+            typename ParseInput, typename... States>
+  static bool match(ParseInput& in, States&... st) {
+    bool done = false;
+    auto recall = [&](auto& s) {
+      if constexpr (requires { s.sp_from; s.sp_to = in.iterator(); })
+        if (!done && s.sp_from == in.current()) {
+          in.iterator() = s.sp_to;
+          done = true;
+        }
+    };
+    (recall(st), ...);
+    if (done) return true;
+    const char* const from = in.current();
+    skip(in);
+    auto remember = [&](auto& s) {
+      if constexpr (requires { s.sp_from; s.sp_to = in.iterator(); }) {
+        s.sp_from = from;
+        s.sp_to = in.iterator();
+      }
+    };
+    (remember(st), ...);
+    return true;
+  }
+
+ private:
   template <typename ParseInput>
-  static bool match(ParseInput& in) {
+  static void skip(ParseInput& in) {
     const char* p = in.current();
     const char* const end = in.end();
     while (p != end) {
@@ -32,7 +61,6 @@ struct sp {
       }
     }
     in.bump(static_cast<std::size_t>(p - in.current()));
-    return true;
   }
 };
 struct blanks : star<blank> {};                      // a unit stays on its line

@@ -544,7 +544,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
     Value v = eval(*slot.decl->value, env);
     check_type(slot, v, r);
     if (v.kind == Value::Kind::Record && v.rec->name.empty()) v.rec->name = field_label();
-    st.value = v;
+    st.value = std::move(v);
     st.status = FieldState::Status::Done;
   } catch (Error& e) {
     auto& notes = e.diagnostic().notes;
@@ -564,10 +564,6 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   trace_ = saved;
   stack_.pop_back();
   return st.value;
-}
-
-void Interpreter::record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b) {
-  if (trace_) trace_->entries.push_back({&node, v, rec, idx, b});
 }
 
 Value Interpreter::eval_in(Module* m, const ast::Expr& e, Trace* trace) {
@@ -740,9 +736,13 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
 }
 
 Interpreter::NodeCache& Interpreter::cache_of(const ast::Expr& e) {
-  if (e.cache_id != 0 && e.cache_id < node_cache_.size() && node_cache_[e.cache_id].node == &e)
-    return node_cache_[e.cache_id];
-  if (node_cache_.empty()) node_cache_.emplace_back();  // id 0 means none
+  if (e.cache_id < node_cache_.size() && node_cache_[e.cache_id].node == &e) [[likely]]
+    return node_cache_[e.cache_id];  // entry 0 belongs to no node
+  return new_cache(e);
+}
+
+Interpreter::NodeCache& Interpreter::new_cache(const ast::Expr& e) {
+  if (node_cache_.empty()) node_cache_.emplace_back();
   e.cache_id = static_cast<std::uint32_t>(node_cache_.size());
   return node_cache_.emplace_back(NodeCache{&e});
 }

@@ -186,6 +186,7 @@ class Interpreter {
   static constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
   std::vector<NodeCache> node_cache_;
   NodeCache& cache_of(const ast::Expr& e);
+  [[gnu::noinline]] NodeCache& new_cache(const ast::Expr& e);
   std::size_t slot_of(const ast::Expr& e, const Record* r);  // the field named e.text, or kNoSlot
   Binding* binding_of(const ast::Expr& e, Module* m);
   std::vector<Frame> stack_;
@@ -217,7 +218,9 @@ class Interpreter {
   Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names);
   UnitDef resolve_unit(const ast::UnitExpr& u);
   void check_type(const Slot& slot, const Value& v, Record* r);
-  void record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b);
+  void record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b) {
+    if (trace_) trace_->entries.push_back({&node, v, rec, idx, b});  // inline: off in sweeps, called per name
+  }
   [[noreturn]] void unknown_name(const ast::Expr& e, Env* env);
   [[noreturn]] void cycle_error(const std::string& label, Span span);
 
