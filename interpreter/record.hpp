@@ -53,12 +53,20 @@ struct SlotTable {
   std::unordered_map<std::string, std::size_t> index;
 };
 
+inline const std::shared_ptr<const SlotTable>& empty_table() {
+  static const std::shared_ptr<const SlotTable> empty = std::make_shared<const SlotTable>();
+  return empty;
+}
+
 struct Record {
   std::string kind;  // model, hardware, scenario, record
   std::string name;  // "drill", "decode_int8", "decode.model"
   Span span;         // where it was declared
   Record* base = nullptr;
-  std::shared_ptr<const SlotTable> table = std::make_shared<SlotTable>();
+  // A new record starts with the one empty table (held here and by
+  // empty_table(), so never changed in place): a sweep makes a record per
+  // point and gives each its base's table at once.
+  std::shared_ptr<const SlotTable> table = empty_table();
   std::vector<FieldState> state;
 
   const std::vector<Slot>& slots() const { return table->slots; }

@@ -72,21 +72,22 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& s) {
     columns.push_back(field_index(base, c.name, c.span, "show"));
   }
 
-  const std::vector<bool> dependent = dependent_fields(*base, var_slots);
+  const std::vector<std::size_t> independent = independent_fields(dependent_fields(*base, var_slots));
   Record* previous = nullptr;
   in.set_tracing(false);
   try {
     std::vector<std::size_t> at(var_values.size(), 0);
+    std::vector<std::pair<std::size_t, Value>> values(var_slots.size());
     out.rows.reserve(points);
     for (std::size_t p = 0; p < points; ++p) {
-      std::vector<std::pair<std::size_t, Value>> values;
       std::vector<SweepCell> row;
+      row.reserve(at.size() + columns.size());
       for (std::size_t k = 0; k < at.size(); ++k) {
-        values.emplace_back(var_slots[k], var_values[k][at[k]]);
-        row.push_back(SweepCell{true, var_values[k][at[k]], ""});
+        values[k] = {var_slots[k], var_values[k][at[k]]};
+        row.push_back(SweepCell{true, var_values[k][at[k]], {}});
       }
       Record* r = in.with_values(base, values);
-      if (previous) share_independent_fields(*r, *previous, dependent);
+      if (previous) share_independent_fields(*r, *previous, independent);
       previous = r;
       for (std::size_t c : columns) row.push_back(cell(in, r, c));
       out.rows.push_back(std::move(row));

@@ -41,11 +41,19 @@ std::vector<bool> dependent_fields(const Record& r, const std::vector<std::size_
   return dependent;
 }
 
-void share_independent_fields(Record& to, const Record& from, const std::vector<bool>& dependent) {
-  for (std::size_t j = 0; j < dependent.size() && j < to.state.size() && j < from.state.size(); ++j) {
+std::vector<std::size_t> independent_fields(const std::vector<bool>& dependent) {
+  std::vector<std::size_t> out;
+  for (std::size_t j = 0; j < dependent.size(); ++j)
+    if (!dependent[j]) out.push_back(j);
+  return out;
+}
+
+void share_independent_fields(Record& to, const Record& from, const std::vector<std::size_t>& independent) {
+  for (std::size_t j : independent) {
+    if (j >= to.state.size() || j >= from.state.size()) break;
     const FieldState& src = from.state[j];
     FieldState& dst = to.state[j];
-    if (!dependent[j] && src.status == FieldState::Status::Done && dst.status == FieldState::Status::Unevaluated) {
+    if (src.status == FieldState::Status::Done && dst.status == FieldState::Status::Unevaluated) {
       dst.value = src.value;
       dst.status = FieldState::Status::Done;
     }

@@ -15,8 +15,12 @@ namespace napkin {
 // formula, even where an inner `with` block would shadow it.
 std::vector<bool> dependent_fields(const Record& r, const std::vector<std::size_t>& inputs);
 
-// Gives `to` the values `from` has computed for fields that are not
-// dependent. Both are points of one sweep: records with one field table.
-void share_independent_fields(Record& to, const Record& from, const std::vector<bool>& dependent);
+// The fields that are not dependent, in order: the ones a point may take
+// from the point before it.
+std::vector<std::size_t> independent_fields(const std::vector<bool>& dependent);
+
+// Gives `to` the values `from` has computed for the fields `independent`.
+// Both are points of one sweep: records with one field table.
+void share_independent_fields(Record& to, const Record& from, const std::vector<std::size_t>& independent);
 
 }  // namespace napkin
