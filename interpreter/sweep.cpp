@@ -65,7 +65,8 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& s) {
   }
   if (points > kMaxSweepPoints)
     fail(codes::size_limit, s.span,
-         fmt::format("this sweep has {} points; a sweep may have at most {}", points, kMaxSweepPoints));
+         fmt::format("this sweep has {} points; a sweep may have at most {}", points, kMaxSweepPoints),
+         "sweep fewer values (every other one, or a narrower range), or split it into several sweeps");
   std::vector<std::size_t> columns;
   for (const auto& c : s.columns) {
     out.columns.push_back(c.name);
