@@ -70,6 +70,12 @@ pair "1610612736 B in GiB (napkin eval vs units)" \
   "$napkin eval '1610612736 B -> GiB'" \
   "units -t '1610612736 B' GiB"
 
+# Peak memory of a plain run, the fourth target (GNU time's maximum RSS).
+rss=""
+if [ -x /usr/bin/time ]; then
+  rss=$(/usr/bin/time -f %M "$napkin" run examples/exercise1_size_a_model.napkin 2>&1 >/dev/null | tail -n 1)
+fi
+
 "$python" - "$tmp" "$n" <<'EOF'
 import json, sys
 tmp, n = sys.argv[1], int(sys.argv[2])
@@ -82,3 +88,6 @@ for i in range(1, n + 1):
     print(f"{title:72} {fmt(a):>16} {fmt(b):>16} {b['mean'] / a['mean']:6.1f}x")
 print("ratio: the other program's mean time over napkin's (higher: napkin is faster)")
 EOF
+if [ -n "$rss" ]; then
+  echo "peak memory of napkin run examples/exercise1_size_a_model.napkin: $rss KiB"
+fi

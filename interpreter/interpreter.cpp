@@ -348,7 +348,11 @@ void Interpreter::release_env(Env* e) {
   if (!e->captured) free_envs_.push_back(e);
 }
 
-Record* Interpreter::new_record() { return &records_.emplace_back(); }
+Record* Interpreter::new_record() {
+  Record* r = &records_.emplace_back();
+  r->serial = records_.size() - 1;
+  return r;
+}
 
 Binding* Interpreter::find_binding(Module* m, const std::string& name) {
   if (auto it = m->own.find(name); it != m->own.end()) return it->second;

@@ -132,6 +132,9 @@ class Interpreter {
   // their formulas (a sweep's point). Each value is checked against the
   // field's declared type.
   Record* with_values(Record* base, const std::vector<std::pair<std::size_t, Value>>& values);
+  // How many records have been made so far: a record whose serial is at
+  // least this was made after the call.
+  std::size_t records_made() const { return records_.size(); }
   // Turns derivation recording off (sweeps print no derivations).
   void set_tracing(bool on) { tracing_ = on; }
 

@@ -63,6 +63,7 @@ struct Record {
   std::string name;  // "drill", "decode_int8", "decode.model"
   Span span;         // where it was declared
   Record* base = nullptr;
+  std::size_t serial = 0;  // how many records the interpreter made before this one
   // A new record starts with the one empty table (held here and by
   // empty_table(), so never changed in place): a sweep makes a record per
   // point and gives each its base's table at once.

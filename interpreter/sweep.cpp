@@ -1,5 +1,7 @@
 #include "sweep.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "../grammar/printer.hpp"
@@ -74,7 +76,12 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& s) {
   }
 
   const std::vector<std::size_t> independent = independent_fields(dependent_fields(*base, var_slots));
+  // Points are retired as the sweep goes, so that a large sweep reuses their
+  // memory instead of touching fresh pages for every point. Only a record
+  // made while a point was evaluated can reach the point's scope (a record
+  // made before, even one first needed by this point, cannot).
   Record* previous = nullptr;
+  bool retire_previous = false;
   in.set_tracing(false);
   try {
     std::vector<std::size_t> at(var_values.size(), 0);
@@ -87,10 +94,15 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& s) {
         values[k] = {var_slots[k], var_values[k][at[k]]};
         row.push_back(SweepCell{true, var_values[k][at[k]], {}});
       }
+      const std::size_t first_new = in.records_made();
       Record* r = in.with_values(base, values);
       if (previous) share_independent_fields(*r, *previous, independent);
+      if (retire_previous) retire(*previous);
       previous = r;
       for (std::size_t c : columns) row.push_back(cell(in, r, c));
+      retire_previous = retirable(*r, first_new) &&
+                        std::all_of(row.begin(), row.end(),
+                                    [&](const SweepCell& c) { return reaches_no_point(c.value, first_new); });
       out.rows.push_back(std::move(row));
       // The last input varies fastest, like nested loops in reading order.
       for (std::size_t k = at.size(); k-- > 0;) {

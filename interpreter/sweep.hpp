@@ -24,8 +24,9 @@ struct SweepResult {
 };
 
 // The largest number of points one sweep may have. Every point keeps its
-// own record until the table is printed (about 2 KB for exercise 1's decode
-// scenario), so a million points is about 2 GB.
+// row, and the shell of its record, until the table is printed: about 1 KB
+// a point for exercise 1's decode scenario, so a million points is about
+// 1 GB.
 inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
 
 SweepResult run_sweep(Interpreter& in, const ast::Stmt& sweep);
