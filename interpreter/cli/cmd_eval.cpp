@@ -3,13 +3,40 @@
 #include "guarded.hpp"
 
 namespace napkin::cli {
+namespace {
+
+// Whether an expression names anything (a let, a record, a function) that
+// only the standard library could give it.
+bool names_something(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::Name) return true;
+  for (const auto& c : e.items)
+    if (names_something(*c)) return true;
+  for (const auto& f : e.fields)
+    if (f.value && names_something(*f.value)) return true;
+  return e.fallback && names_something(*e.fallback);
+}
+
+}  // namespace
 
 Result cmd_eval(const EvalArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
-    Module* prelude = in.prelude();
     const ast::Expr& e = in.parse_snippet("<eval>", a.expr);
     Trace trace;
-    Value v = in.eval_in(prelude, e, &trace);
+    Value v;
+    // A conversion such as `39.02 GB -> GiB` needs no standard library, and
+    // loading it is most of the command's time. If such an expression fails
+    // without it (a unit the library declares, such as `request`), it is
+    // evaluated again with it, so the answer and any error are the same.
+    bool done = false;
+    if (!names_something(e)) {
+      try {
+        v = in.eval_in(in.load_source("<no imports>", "", ""), e, &trace);
+        done = true;
+      } catch (const Error&) {
+        trace = {};
+      }
+    }
+    if (!done) v = in.eval_in(in.prelude(), e, &trace);
     Result res;
     if (a.steps) {
       const Derivation d = derive_text(in, e, trace, v);
