@@ -44,6 +44,10 @@ expect eval.decode_time 0 "7.362 ms" -- "$napkin" eval '39.02 GB / (5.3 TB/s) ->
 expect eval.kv_10_gib 0 "10 GiB" -- "$napkin" eval '2 * 80 * 8 * 128 * 32768 * 2 B -> GiB'
 expect eval.gib_is_not_gb 0 "1.074 GB" -- "$napkin" eval '1 GiB'
 expect eval.stdlib_loaded 0 "124,439,808 param" -- "$napkin" eval 'gpt2.params'
+# No name: evaluated without the standard library, unless it needs one of
+# the library's units.
+expect eval.library_unit 0 "21,600 request/h" -- "$napkin" eval '2 * 3 request/s -> request/h'
+expect_match eval.unknown_unit_suggests 2 'unknown unit `Gib`' err -- "$napkin" eval '1 Gib'
 expect eval.digits 0 "7.36226 ms" -- "$napkin" eval --digits 6 '39.02 GB / (5.3 TB/s) -> ms'
 expect_match eval.bytes_plus_seconds 2 'cannot add B \(bytes\) and s \(time\)' err -- "$napkin" eval '1 GB + 1 s'
 expect_match eval.both_operands_labelled 2 '\^\^\^\^ this is B' err -- "$napkin" eval '1 GB + 1 s'
