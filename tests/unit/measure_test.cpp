@@ -347,3 +347,15 @@ TEST_CASE("a profile that cannot be read is an error at the import", "[measure]"
   CHECK(missing.find("E0602") != std::string::npos);
   CHECK(missing.find("cannot read no-such-profile.toml") != std::string::npos);
 }
+
+// toml++ built header-only without NDEBUG aborts on these three bytes; the
+// distribution's compiled library throws, and napkin turns that into E0602.
+TEST_CASE("a profile of malformed TOML bytes is an error, not an abort", "[measure]") {
+  TempDir dir;
+  const fs::path bad = dir.path / "bytes.toml";
+  std::ofstream(bad, std::ios::binary) << std::string("[\x08\x08", 3);
+  Interpreter in;
+  const std::string err = error_of(in, "hardware mine = import_toml(\"" + bad.string() + "\")\nlet x = mine.name\n");
+  CHECK(err.find("E0602") != std::string::npos);
+  CHECK(err.find("bytes.toml") != std::string::npos);
+}
