@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build needs, if any are missing.
+# Installs the Debian packages the build needs, if any are missing; or the
+# packages named as arguments (bench/compare.sh: hyperfine and units).
 set -euo pipefail
 packages=(cmake make g++ tao-pegtl-dev libfmt-dev libtomlplusplus-dev catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev)
+[ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -21,17 +21,7 @@ if [ ! -x "$napkin" ]; then
   exit 2
 fi
 
-missing=()
-command -v hyperfine >/dev/null || missing+=(hyperfine)
-command -v units >/dev/null || missing+=(units)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Installing: ${missing[*]}"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+.ci/install-deps.sh hyperfine units
 
 # The distribution's interpreter, not a version manager's shim: a shim is a
 # shell script that would add its own start-up to Python's.

@@ -2,43 +2,7 @@
 # The napkin command, run for real: outputs, exit codes, help and version.
 set -u
 napkin=$1
-failures=0
-passes=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# expect NAME EXPECTED_EXIT EXPECTED_STDOUT -- COMMAND...
-expect() {
-  local name=$1 code=$2 want=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>"$tmp/err")
-  rc=$?
-  if [ "$rc" -ne "$code" ] || [ "$out" != "$want" ]; then
-    echo "FAIL $name: exit $rc (want $code)"
-    echo "  stdout: $out"
-    echo "  want:   $want"
-    echo "  stderr: $(cat "$tmp/err")"
-    failures=$((failures + 1))
-  else
-    passes=$((passes + 1))
-  fi
-}
-
-# expect_match NAME EXPECTED_EXIT PATTERN STREAM -- COMMAND...
-expect_match() {
-  local name=$1 code=$2 pattern=$3 stream=$4
-  shift 5
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ "$rc" -ne "$code" ] || ! grep -qE -- "$pattern" "$tmp/$stream"; then
-    echo "FAIL $name: exit $rc (want $code), $stream does not match: $pattern"
-    sed 's/^/  /' "$tmp/out" "$tmp/err" | head -20
-    failures=$((failures + 1))
-  else
-    passes=$((passes + 1))
-  fi
-}
+. "$(dirname "$0")/../lib/expect.sh"
 
 expect eval.decode_time 0 "7.362 ms" -- "$napkin" eval '39.02 GB / (5.3 TB/s) -> ms'
 expect eval.kv_10_gib 0 "10 GiB" -- "$napkin" eval '2 * 80 * 8 * 128 * 32768 * 2 B -> GiB'
@@ -93,5 +57,4 @@ expect_match usage.bad_option 2 'unknown|not expected|Extras' err -- "$napkin" r
 expect_match usage.bad_format 2 'format' err -- "$napkin" run "$tmp/plan.napkin" --format yaml
 expect_match io.missing_file 2 'E0602.*cannot read' err -- "$napkin" run "$tmp/nope.napkin"
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -3,38 +3,9 @@
 # by a scenario, the cache, the flags, and a start-up free of cuBLAS.
 set -u
 napkin=$1
-failures=0
-passes=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib/expect.sh"
 unset NAPKIN_NO_MEASURE
 export XDG_CACHE_HOME=$tmp/cache NAPKIN_MEASURE_CACHE= NAPKIN_CPU_ARRAY_MIB=16 NAPKIN_CPU_MATMUL_N=100
-
-# expect_match NAME EXPECTED_EXIT PATTERN STREAM -- COMMAND...
-expect_match() {
-  local name=$1 code=$2 pattern=$3 stream=$4
-  shift 5
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ "$rc" -ne "$code" ] || ! grep -qE -- "$pattern" "$tmp/$stream"; then
-    echo "FAIL $name: exit $rc (want $code), $stream does not match: $pattern"
-    sed 's/^/  /' "$tmp/out" "$tmp/err" | head -30
-    failures=$((failures + 1))
-  else
-    passes=$((passes + 1))
-  fi
-}
-
-# expect_in NAME FILE PATTERN: the file (an earlier command's output) matches.
-expect_in() {
-  if grep -qE -- "$3" "$2"; then
-    passes=$((passes + 1))
-  else
-    echo "FAIL $1: $2 does not match: $3"
-    sed 's/^/  /' "$2" | head -30
-    failures=$((failures + 1))
-  fi
-}
 
 # Start-up stays instant: the GPU code is a module opened only when a GPU probe runs.
 if ldd "$napkin" | grep -qiE 'cublas|cudart'; then
@@ -84,7 +55,7 @@ expect_match run.cached 0 '\[measured: cpu\.triad_bandwidth\(threads=1\) on .*ca
 "$napkin" run "$tmp/probe.napkin" --steps --remeasure >"$tmp/out" 2>&1
 if grep -q 'cached from' "$tmp/out" || ! grep -q 'measured: cpu.triad' "$tmp/out"; then
   echo "FAIL run.remeasure: --remeasure used the cache"
-  sed 's/^/  /' "$tmp/out" | head -20
+  show_output "$tmp/out"
   failures=$((failures + 1))
 else
   passes=$((passes + 1))
@@ -101,5 +72,4 @@ echo 'let bw = measure(gpu.copy_bandwidth)' >"$tmp/nofallback.napkin"
 expect_match run.no_fallback 2 'error\[E0900\]: `gpu.copy_bandwidth` could not be measured: no GPU: the GPU module' err -- \
   env NAPKIN_GPU_MODULE=$tmp/none.so "$napkin" run "$tmp/nofallback.napkin"
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

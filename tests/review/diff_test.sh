@@ -2,7 +2,7 @@
 # `napkin diff`, run for real.
 set -u
 napkin=$1
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/expect.sh"
 
 # The exercise with 48 KV heads instead of 8: kv_heads is the changed input,
 # the KV cache grows 6×, and the decode ceiling with the KV cache falls.

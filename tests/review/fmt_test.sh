@@ -2,7 +2,7 @@
 # `napkin fmt`, run for real: printing, --check, -w, and errors.
 set -u
 napkin=$1
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/expect.sh"
 
 printf 'scenario s {\n  bytes=16 GB   # the weights\n  time_to_read=bytes/(2 TB/s)\n}\ncheck s.time_to_read ~= 8 ms within 1%%\n' >"$tmp/messy.napkin"
 cat >"$tmp/tidy.napkin" <<'NAPKIN'

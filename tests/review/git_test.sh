@@ -5,7 +5,7 @@
 set -u
 napkin=$1
 command -v git >/dev/null || { echo "git is not installed: skipped"; exit 77; }
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/expect.sh"
 
 repo=$tmp/repo
 mkdir -p "$repo/plans"
