@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "interpreter/stdlib_files.hpp"
+#include "interpreter/core/stdlib_files.hpp"
 
 namespace napkin::bench {
 

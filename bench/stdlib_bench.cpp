@@ -3,8 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include "grammar/parser.hpp"
-#include "interpreter/interpreter.hpp"
-#include "interpreter/stdlib_files.hpp"
+#include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/stdlib_files.hpp"
 
 namespace napkin::bench {
 namespace {

@@ -3,8 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include "corpus.hpp"
-#include "interpreter/interpreter.hpp"
-#include "interpreter/sweep.hpp"
+#include "interpreter/core/interpreter.hpp"
+#include "interpreter/sweep/sweep.hpp"
 
 namespace napkin::bench {
 namespace {

@@ -7,9 +7,9 @@
 #include <optional>
 #include <system_error>
 
-#include "../diff.hpp"
-#include "../explain.hpp"
-#include "../read_source.hpp"
+#include "interpreter/review/diff.hpp"
+#include "interpreter/derivation/explain.hpp"
+#include "interpreter/io/read_source.hpp"
 #include "guarded.hpp"
 
 namespace napkin::cli {

@@ -5,12 +5,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "../../grammar/ast_equal.hpp"
-#include "../../grammar/diagnostic.hpp"
-#include "../../grammar/parser.hpp"
-#include "../atomic_write.hpp"
-#include "../formatter.hpp"
-#include "../read_source.hpp"
+#include "grammar/ast_equal.hpp"
+#include "grammar/diagnostic.hpp"
+#include "grammar/parser.hpp"
+#include "interpreter/io/atomic_write.hpp"
+#include "interpreter/layout/formatter.hpp"
+#include "interpreter/io/read_source.hpp"
 #include "commands.hpp"
 
 namespace napkin::cli {

@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <optional>
 
-#include "../measure/cache.hpp"
-#include "../measure/catalog.hpp"
-#include "../measure/cpu_info.hpp"
-#include "../measure/gpu_module.hpp"
-#include "../measure/probes.hpp"
-#include "../measure/profile.hpp"
-#include "../suggest.hpp"
+#include "interpreter/measure/cache.hpp"
+#include "catalog.hpp"
+#include "interpreter/measure/cpu_info.hpp"
+#include "interpreter/measure/gpu_module.hpp"
+#include "interpreter/measure/probes.hpp"
+#include "interpreter/measure/profile.hpp"
+#include "interpreter/core/suggest.hpp"
 #include "commands.hpp"
 
 namespace napkin::cli {

@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
-#include "../atomic_write.hpp"
-#include "../plot.hpp"
+#include "interpreter/io/atomic_write.hpp"
+#include "interpreter/plot/plot.hpp"
 #include "guarded.hpp"
 
 namespace napkin::cli {

@@ -3,7 +3,7 @@
 // and evaluates it, so every figure comes from std/serving's formulas.
 #include <fmt/format.h>
 
-#include "../suggest.hpp"
+#include "interpreter/core/suggest.hpp"
 #include "guarded.hpp"
 
 namespace napkin::cli {

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "../check_failure.hpp"
+#include "interpreter/derivation/check_failure.hpp"
 #include "guarded.hpp"
 
 namespace napkin::cli {

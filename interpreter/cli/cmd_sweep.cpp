@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "../sweep.hpp"
+#include "interpreter/sweep/sweep.hpp"
 #include "guarded.hpp"
 
 namespace napkin::cli {

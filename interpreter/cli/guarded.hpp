@@ -5,9 +5,10 @@
 
 #include <system_error>
 
-#include "../../grammar/parser.hpp"
-#include "../measure/prober.hpp"
-#include "../output.hpp"
+#include "grammar/parser.hpp"
+#include "import_toml.hpp"
+#include "prober.hpp"
+#include "interpreter/output/output.hpp"
 #include "commands.hpp"
 
 namespace napkin::cli {
@@ -17,6 +18,7 @@ inline Options options(const Common& c) {
   o.digits = c.digits;
   o.stdlib_dir = c.stdlib_dir;
   o.prober = measure::make_prober(measure::ProberOptions::from(c.no_measure, c.remeasure));
+  o.builtins.push_back(measure::import_toml_builtin());
   return o;
 }
 

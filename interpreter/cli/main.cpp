@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <fmt/format.h>
 
-#include "../output.hpp"
-#include "../version.hpp"
+#include "interpreter/output/output.hpp"
+#include "napkin/version.hpp"
 #include "commands.hpp"
 
 namespace {

@@ -3,32 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 
-#include "../format.hpp"
-#include "../units.hpp"
-
 namespace napkin::measure {
-
-namespace {
-
-Dim dim_of(const UnitTable& units, const std::string& unit) {
-  Dim d;
-  std::size_t start = 0;
-  bool divide = false;
-  while (start <= unit.size()) {
-    const std::size_t slash = unit.find('/', start);
-    const std::string symbol = unit.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    if (auto def = units.lookup(symbol)) d = divide ? d / def->dim : d * def->dim;
-    if (slash == std::string::npos) break;
-    divide = true;
-    start = slash + 1;
-  }
-  return d;
-}
-
-}  // namespace
 
 void summarize(Measurement& m, std::vector<double> samples, double spread_limit) {
   m.warnings.erase(std::remove_if(m.warnings.begin(), m.warnings.end(),
@@ -47,9 +27,18 @@ void summarize(Measurement& m, std::vector<double> samples, double spread_limit)
                                      spread_limit * 100));
 }
 
+// Measurements are in base units (B/s, FLOP/s, s); a decimal prefix keeps
+// them readable without the language's unit table, which measure does not use.
 std::string show(double value, const std::string& unit, int digits) {
-  static const UnitTable units;
-  return format_quantity(Quantity{value, dim_of(units, unit)}, nullptr, units, digits);
+  static constexpr std::array<const char*, 7> kUp = {"", "k", "M", "G", "T", "P", "E"};
+  static constexpr std::array<const char*, 4> kDown = {"", "m", "u", "n"};
+  if (!std::isfinite(value) || value == 0) return fmt::format("{} {}", value, unit);
+  std::size_t up = 0, down = 0;
+  double v = value;
+  while (std::fabs(v) >= 1000 && up + 1 < kUp.size()) v /= 1000, ++up;
+  while (up == 0 && std::fabs(v) < 1 && down + 1 < kDown.size()) v *= 1000, ++down;
+  const std::string prefix = up ? kUp[up] : kDown[down];
+  return fmt::format("{:.{}g} {}{}", v, digits, prefix, unit);
 }
 
 std::string provenance(const Measurement& m) {

@@ -12,7 +12,7 @@
 
 #include <toml++/toml.h>
 
-#include "../version.hpp"
+#include "napkin/version.hpp"
 #include "cache.hpp"
 
 namespace napkin::measure {

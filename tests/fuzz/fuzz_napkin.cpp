@@ -7,9 +7,9 @@
 #include <string>
 
 #include "grammar/diagnostic.hpp"
-#include "interpreter/interpreter.hpp"
-#include "interpreter/output.hpp"
-#include "interpreter/report.hpp"
+#include "interpreter/core/interpreter.hpp"
+#include "interpreter/output/output.hpp"
+#include "interpreter/output/report.hpp"
 
 namespace {
 // Bigger inputs only make each run slower; the size limits have their own tests.

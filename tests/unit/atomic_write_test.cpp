@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "interpreter/atomic_write.hpp"
+#include "interpreter/io/atomic_write.hpp"
 #include "grammar/diagnostic.hpp"
 
 namespace fs = std::filesystem;

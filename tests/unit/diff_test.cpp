@@ -6,7 +6,7 @@
 #include <regex>
 #include <sstream>
 
-#include "interpreter/diff.hpp"
+#include "interpreter/review/diff.hpp"
 
 using namespace napkin;
 

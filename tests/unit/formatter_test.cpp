@@ -11,7 +11,7 @@
 #include "grammar/diagnostic.hpp"
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
-#include "interpreter/formatter.hpp"
+#include "interpreter/layout/formatter.hpp"
 
 using namespace napkin;
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "interpreter/latex_math.hpp"
+#include "interpreter/output/latex_math.hpp"
 
 using napkin::break_lines;
 using napkin::latex_math;

@@ -13,9 +13,10 @@
 #include "interpreter/measure/cpu_stream.hpp"
 #include "interpreter/measure/probes.hpp"
 #include "interpreter/measure/profile.hpp"
-#include "interpreter/measure/prober.hpp"
-#include "interpreter/output.hpp"
-#include "interpreter/report.hpp"
+#include "interpreter/cli/import_toml.hpp"
+#include "interpreter/cli/prober.hpp"
+#include "interpreter/output/output.hpp"
+#include "interpreter/output/report.hpp"
 
 namespace fs = std::filesystem;
 using namespace napkin;
@@ -98,6 +99,13 @@ double memcpy_rate(std::size_t bytes) {
 }
 
 }  // namespace
+
+// The command line binds import_toml into the language; these tests do the same.
+Options with_import_toml() {
+  Options o;
+  o.builtins.push_back(measure::import_toml_builtin());
+  return o;
+}
 
 TEST_CASE("the CPU probes give plausible figures", "[measure]") {
   const measure::Settings s = quick();
@@ -308,7 +316,7 @@ TEST_CASE("a hardware profile survives a round trip through TOML into a record",
   REQUIRE(back.measurements.size() == 2);
   CHECK(back.measurements[0].value == copy.value);
 
-  Interpreter in;
+  Interpreter in(with_import_toml());
   Module* m = in.load_source("scenario.napkin", R"(
 hardware mine = import_toml(")" + path + R"(")
 scenario decode {
@@ -338,11 +346,11 @@ TEST_CASE("a profile that cannot be read is an error at the import", "[measure]"
   TempDir dir;
   const fs::path bad = dir.path / "bad.toml";
   std::ofstream(bad) << "[hardware]\nmemory_bandwidth = { value = 1.0, unit = \"TBs\" }\n";
-  Interpreter in;
+  Interpreter in(with_import_toml());
   const std::string err = error_of(in, "hardware mine = import_toml(\"" + bad.string() + "\")\nlet x = mine.name\n");
   CHECK(err.find("E0200") != std::string::npos);
   CHECK(err.find("`TBs`") != std::string::npos);
-  Interpreter in2;
+  Interpreter in2(with_import_toml());
   const std::string missing = error_of(in2, "hardware mine = import_toml(\"no-such-profile.toml\")\n");
   CHECK(missing.find("E0602") != std::string::npos);
   CHECK(missing.find("cannot read no-such-profile.toml") != std::string::npos);
@@ -354,7 +362,7 @@ TEST_CASE("a profile of malformed TOML bytes is an error, not an abort", "[measu
   TempDir dir;
   const fs::path bad = dir.path / "bytes.toml";
   std::ofstream(bad, std::ios::binary) << std::string("[\x08\x08", 3);
-  Interpreter in;
+  Interpreter in(with_import_toml());
   const std::string err = error_of(in, "hardware mine = import_toml(\"" + bad.string() + "\")\nlet x = mine.name\n");
   CHECK(err.find("E0602") != std::string::npos);
   CHECK(err.find("bytes.toml") != std::string::npos);

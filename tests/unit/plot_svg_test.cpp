@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "interpreter/plot_svg.hpp"
+#include "interpreter/plot/svg.hpp"
 
 namespace svg = napkin::svg;
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "grammar/parser.hpp"
-#include "interpreter/interpreter.hpp"
+#include "interpreter/core/interpreter.hpp"
 
 namespace napkin::test {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "interpreter/sweep.hpp"
+#include "interpreter/sweep/sweep.hpp"
 #include "support.hpp"
 
 using napkin::test::Session;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "interpreter/format.hpp"
+#include "interpreter/core/format.hpp"
 #include "support.hpp"
 
 using napkin::test::Session;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "../gpu_abi.h"
+#include "interpreter/measure/gpu_abi.h"
 
 namespace napkin::gpu {
 

@@ -1,0 +1,26 @@
+cmake_minimum_required(VERSION 3.25)
+# Run by the build (see layers.cmake): fails when a file of FOLDER includes a
+# project header from a folder outside ALLOWED, or climbs with "../".
+# Project headers are named from the source root ("interpreter/core/value.hpp",
+# "grammar/parser.hpp") or, within a folder, by their bare name.
+set(bad "")
+foreach(file IN LISTS FILES)
+  file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]+\"")
+  file(RELATIVE_PATH rel ${ROOT} ${file})
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]+\"([^\"]+)\".*" "\\1" header "${line}")
+    if(header MATCHES "\\.\\./")
+      list(APPEND bad "${rel}: #include \"${header}\" climbs out of its folder; name it from the source root")
+    elseif(header MATCHES "^(grammar|interpreter/[a-z_]+)/")
+      set(used ${CMAKE_MATCH_1})
+      if(NOT used IN_LIST ALLOWED)
+        list(APPEND bad "${rel}: #include \"${header}\": ${FOLDER}/ may not use ${used}/ (it may use: ${ALLOWED})")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+if(bad)
+  list(JOIN bad "\n  " text)
+  message(FATAL_ERROR "layering broken (docs/architecture.md):\n  ${text}")
+endif()
+file(WRITE ${STAMP} "ok\n")

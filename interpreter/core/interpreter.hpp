@@ -1,0 +1,241 @@
+#pragma once
+// The evaluator: modules and their top-level bindings, lazy late-bound
+// records, functions and builtins. Evaluation records, per field, the value
+// of every name its formula used, so derivations can be printed afterwards.
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "grammar/ast.hpp"
+#include "grammar/diagnostic.hpp"
+#include "format.hpp"
+#include "record.hpp"
+#include "units.hpp"
+#include "value.hpp"
+
+namespace napkin {
+
+class Interpreter;
+struct Module;
+
+struct CallArgs {
+  const ast::Expr* call = nullptr;     // the call expression, for spans
+  std::vector<Value> values;
+  std::vector<const ast::Expr*> nodes;  // the argument expressions
+};
+
+struct Function {
+  std::string name;
+  const ast::Stmt* decl = nullptr;  // a user `fn`
+  Module* module = nullptr;
+  using Builtin = Value (*)(Interpreter&, const CallArgs&);
+  Builtin builtin = nullptr;
+  int min_args = 0;
+  int max_args = 0;  // -1: any number
+  std::string signature;  // "max(a, b, ...)"
+};
+
+struct Env {
+  Env* parent = nullptr;
+  Record* self = nullptr;
+  Module* module = nullptr;
+  std::vector<std::pair<std::string, Value>> locals;
+  // A record's slot refers to this scope (`with` inside a formula), so it
+  // outlives the evaluation that made it; any other scope is reused.
+  bool captured = false;
+};
+
+// A top-level name: a let, a record, a function.
+struct Binding {
+  std::string name;
+  const ast::Stmt* stmt = nullptr;
+  Module* module = nullptr;
+  FieldState state;
+  Function fn;  // for `fn` statements
+};
+
+struct Module {
+  std::unique_ptr<SourceFile> file;
+  ast::Module ast;
+  std::vector<Module*> imports;
+  std::unordered_map<std::string, Binding*> own;
+  std::vector<Binding*> order;
+  std::unordered_map<std::string, Binding*> lookup_cache;
+  Env* env = nullptr;
+  bool is_std = false;
+};
+
+struct CheckResult {
+  const ast::Stmt* stmt = nullptr;
+  bool passed = false;
+  std::string source;  // the check as written
+  int line = 0;
+  Trace trace;
+  Value actual, expected;  // for ≈ checks
+  std::string detail;      // "off by 2.3% (allowed 1%)"
+};
+
+// `measure(probe, args...)`: what the language asks of a probe, and what
+// comes back. The probes themselves live behind `Options::prober`.
+struct MeasureRequest {
+  std::string probe;  // "gpu.copy_bandwidth"
+  std::vector<std::pair<std::string, Value>> args;
+  Span span;
+};
+
+struct MeasureResult {
+  bool ok = false;
+  Value value;             // a quantity, when ok
+  std::string provenance;  // "NVIDIA H200, 2 GiB buffers, median of 30 (min …, max …)"
+  std::string reason;      // why it could not run, when !ok ("no GPU: …")
+  bool unknown_probe = false;
+};
+
+using Prober = std::function<MeasureResult(Interpreter&, const MeasureRequest&)>;
+
+struct Options {
+  Prober prober;  // null: every probe is unavailable and fallbacks are used
+  int digits = 4;
+  bool trace = true;  // record derivations
+  std::string stdlib_dir;  // read std/ from here instead of the embedded copy
+  // Builtins the program embedding the interpreter adds (the command line
+  // binds `import_toml` this way, so the core never includes measure/).
+  std::vector<Function> builtins;
+};
+
+class Interpreter {
+ public:
+  explicit Interpreter(Options opts = {});
+  ~Interpreter();
+
+  Module* load_file(const std::string& path);
+  Module* load_source(std::string name, std::string text, std::string dir);
+  Module* load_std(const std::string& name);  // "transformer"
+  static std::vector<std::string> std_modules();
+
+  // Parses one expression typed on the command line. The interpreter keeps
+  // its text and tree, since errors and derivations point into them.
+  const ast::Expr& parse_snippet(std::string name, std::string text);
+
+  // A module that imports the whole standard library, for `napkin eval`.
+  Module* prelude();
+  Value eval_in(Module* m, const ast::Expr& e, Trace* trace = nullptr);
+
+  Value top_value(Binding* b, Span use);
+  Value field(Record* r, std::size_t i, Span use);
+  Binding* find_binding(Module* m, const std::string& name);
+  CheckResult run_check(const ast::Stmt& check);
+  Module* module_of(const SourceFile* file) const;
+
+  // A copy of `base` whose fields `values` are given values instead of
+  // their formulas (a sweep's point). Each value is checked against the
+  // field's declared type.
+  Record* with_values(Record* base, const std::vector<std::pair<std::size_t, Value>>& values);
+  // How many records have been made so far: a record whose serial is at
+  // least this was made after the call.
+  std::size_t records_made() const { return records_.size(); }
+  // Turns derivation recording off (sweeps print no derivations).
+  void set_tracing(bool on) { tracing_ = on; }
+
+  std::string show(const Value& v) const;
+  std::string dim_name(const Dim& d) const;  // "B/s", or "dimensionless"
+  UnitTable& units() { return units_; }
+  const UnitTable& units() const { return units_; }
+  const Options& options() const { return opts_; }
+  std::size_t call_depth() const { return call_depth_; }
+
+  // Builtins are looked up by name after every scope.
+  const Function* builtin(const std::string& name) const;
+
+ private:
+  friend struct BuiltinAccess;
+  Options opts_;
+  UnitTable units_;
+  std::deque<Record> records_;
+  std::deque<Env> envs_;
+  std::deque<Binding> bindings_;
+  std::vector<std::unique_ptr<Module>> modules_;
+  std::deque<SourceFile> snippets_;
+  std::vector<ast::ExprPtr> snippet_trees_;
+  std::unordered_map<std::string, Module*> loaded_;  // by display name
+  std::vector<std::string> loading_;                 // import chain, for cycles
+  std::unordered_map<std::string, Function> builtins_;
+  std::unordered_map<std::string, UnitDef> unit_cache_;
+  Module* prelude_ = nullptr;
+
+  // What is being computed: a field of `rec`, or a top-level binding. Its
+  // label ("decode.batch") is only spelled out when a cycle is reported.
+  struct Frame {
+    const Record* rec = nullptr;
+    std::size_t slot = 0;
+    const Binding* binding = nullptr;
+    Span span;
+  };
+  static std::string frame_label(const Frame& f);
+
+  // Per name or member node, what its lookup found last time: its slot in a
+  // record's field table, its binding in a module. Tables do not change once
+  // built, so a name resolves by a pointer comparison instead of a hash of
+  // its text; a sweep evaluates the same formulas over records that share
+  // one table.
+  struct NodeCache {
+    const ast::Expr* node = nullptr;
+    const SlotTable* table = nullptr;
+    std::size_t slot = 0;  // kNoSlot: not a field of `table`
+    const Module* module = nullptr;
+    Binding* binding = nullptr;
+  };
+  static constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
+  std::vector<NodeCache> node_cache_;
+  NodeCache& cache_of(const ast::Expr& e);
+  [[gnu::noinline]] NodeCache& new_cache(const ast::Expr& e);
+  std::size_t slot_of(const ast::Expr& e, const Record* r);  // the field named e.text, or kNoSlot
+  Binding* binding_of(const ast::Expr& e, Module* m);
+  std::vector<Frame> stack_;
+  Trace* trace_ = nullptr;
+  bool tracing_ = true;
+  std::size_t call_depth_ = 0;
+  std::size_t eval_depth_ = 0;
+
+  Module* load_parsed(std::unique_ptr<SourceFile> file);
+  std::unique_ptr<SourceFile> read_import(Module* from, const ast::Stmt& imp);
+  void register_bindings(Module* m);
+  void declare_units(Module* m);
+  void check_units(const ast::Expr& e);
+  void check_units(const std::vector<ast::FieldDecl>& fields);
+
+  Env* new_env(Env* parent, Record* self, Module* module);
+  void release_env(Env* e);  // after its evaluation: reused unless captured
+  std::vector<Env*> free_envs_;
+  Record* new_record();
+  Record* make_record(const ast::Stmt& s, Module* m);
+  Record* derive(Record* base, const std::vector<ast::FieldDecl>& fields, Env* env);
+
+  Value eval(const ast::Expr& e, Env* env);
+  Value eval_name(const ast::Expr& e, Env* env);
+  Value eval_member(const ast::Expr& e, Env* env);
+  Value eval_call(const ast::Expr& e, Env* env);
+  Value eval_binary(const ast::Expr& e, Env* env);
+  Value eval_measure(const ast::Expr& e, Env* env);
+  Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names);
+  UnitDef resolve_unit(const ast::UnitExpr& u);
+  void check_type(const Slot& slot, const Value& v, Record* r);
+  void record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b) {
+    if (trace_) trace_->entries.push_back({&node, v, rec, idx, b});  // inline: off in sweeps, called per name
+  }
+  [[noreturn]] void unknown_name(const ast::Expr& e, Env* env);
+  [[noreturn]] void cycle_error(const std::string& label, Span span);
+
+ public:
+  // Used by builtins.
+  const Quantity& expect_quantity(const Value& v, const ast::Expr* node, const char* what);
+  [[noreturn]] void type_error(const Value& v, const ast::Expr* node, const char* expected);
+  void register_builtin(Function f);
+  Value finite(double v, Dim d, Span span);
+};
+
+}  // namespace napkin

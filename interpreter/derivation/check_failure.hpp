@@ -1,0 +1,11 @@
+#pragma once
+// A failed `check` as a diagnostic (E0500), pointing at the check in its
+// file: what the command line prints on stderr, beside the report.
+#include "grammar/diagnostic.hpp"
+#include "interpreter/core/interpreter.hpp"
+
+namespace napkin {
+
+Diagnostic check_failure(const Interpreter& in, const CheckResult& c);
+
+}  // namespace napkin

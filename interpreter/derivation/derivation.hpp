@@ -1,0 +1,28 @@
+#pragma once
+// A derivation: a value's formula as written, the same formula with every
+// name replaced by its value, and the result.
+#include <string>
+#include <vector>
+
+#include "interpreter/core/interpreter.hpp"
+
+namespace napkin {
+
+struct Derivation {
+  std::string formula;      // "batch · 1 token / weight_read_time"
+  std::string substituted;  // "1 · 1 token / 7.362 ms"
+  std::string result;       // "135.8 token/s"
+  std::string note;         // "measured: ..." or "fallback: ..." for measured values
+  bool input = false;       // a literal: nothing to derive
+  bool record = false;      // a record made with `with`: the formula is the whole story
+};
+
+Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result);
+
+// The lines a derivation prints, without repeats: formula, substituted, result.
+std::vector<std::string> derivation_lines(const Derivation& d);
+
+// True when the expression refers to no name: `48`, `5.3 TB/s`, `[1, 8]`.
+bool is_literal(const ast::Expr& e);
+
+}  // namespace napkin

@@ -1,0 +1,32 @@
+#pragma once
+// `napkin plot`: SVG pictures of a file's numbers, for notes and reviews.
+#include <stdexcept>
+#include <string>
+
+#include "interpreter/core/interpreter.hpp"
+#include "interpreter/sweep/sweep.hpp"
+
+namespace napkin {
+
+// A plot that cannot be drawn: no GPU to draw a roofline for, a sweep over
+// something that is not a number. The message says what to write instead.
+struct PlotError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct RooflineOptions {
+  std::string gpu;                 // an expression naming a hardware record; empty: the file's own
+  std::string peak = "peak_bf16";  // the hardware field that sets the compute ceiling
+};
+
+// The GPU's roofline, log–log, with a labelled point for every operation the
+// file gives an intensity for: every field in FLOP/B of its records and lets
+// (hardware records and fields named `ridge` or `ridge_point` aside), and
+// every row of a sweep that shows such a field. docs/plots.md says more.
+std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o);
+
+// A sweep's numeric columns against its first input, one panel per unit,
+// and its text columns (such as `bound`) as a strip below.
+std::string sweep_svg(const Interpreter& in, const SweepResult& s);
+
+}  // namespace napkin

@@ -1,0 +1,305 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+#include "grammar/parser.hpp"
+#include "plot.hpp"
+#include "svg.hpp"
+#include "interpreter/output/report.hpp"
+
+namespace napkin {
+namespace {
+
+struct Point {
+  std::string label;
+  double intensity;  // FLOP/B
+};
+
+Dim flop_per_byte() {
+  Dim d;
+  d.e[kFlop] = 1;
+  d.e[kByte] = -1;
+  return d;
+}
+
+Dim flop_per_second() {
+  Dim d;
+  d.e[kFlop] = 1;
+  d.e[kSecond] = -1;
+  return d;
+}
+
+bool is_intensity(const Value& v) {
+  return v.kind == Value::Kind::Quantity && v.q.dim == flop_per_byte() && v.q.v > 0 && std::isfinite(v.q.v);
+}
+
+std::vector<Point> operations(const Interpreter& in, const Report& r) {
+  std::vector<Point> out;
+  for (const auto& s : r.sections) {
+    if (s.kind == "hardware") continue;
+    for (const auto& f : s.fields)
+      if (f.ok && is_intensity(f.value) && f.name != "ridge" && f.name != "ridge_point")
+        out.push_back({f.qualified, f.value.q.v});
+  }
+  for (const auto& sw : r.sweeps)
+    for (std::size_t c = 0; c < sw.columns.size(); ++c)
+      for (const auto& row : sw.rows) {
+        const SweepCell& cell = row[sw.inputs.size() + c];
+        if (!cell.ok || !is_intensity(cell.value)) continue;
+        const std::string field = sw.target + "." + sw.columns[c];
+        // The row that repeats the record's own value adds nothing.
+        if (std::any_of(out.begin(), out.end(), [&](const Point& p) { return p.label == field && p.intensity == cell.value.q.v; }))
+          continue;
+        std::string at;
+        for (std::size_t i = 0; i < sw.inputs.size(); ++i) {
+          const SweepCell& x = row[i];
+          at += fmt::format("{}{} = {}", i ? ", " : "", sw.inputs[i], x.value.kind == Value::Kind::String ? *x.value.s : in.show(x.value));
+        }
+        out.push_back({fmt::format("{} ({})", field, at), cell.value.q.v});
+      }
+  return out;
+}
+
+// The GPU a file is about: the first hardware it defines with both a
+// bandwidth and the peak, else the first record field named `gpu`.
+std::string default_gpu(const Report& r, const std::string& peak) {
+  auto has = [](const Section& s, const std::string& name) {
+    return std::any_of(s.fields.begin(), s.fields.end(), [&](const FieldReport& f) { return f.ok && f.name == name; });
+  };
+  for (const auto& s : r.sections)
+    if (s.kind == "hardware" && has(s, "memory_bandwidth") && has(s, peak)) return s.name;
+  for (const auto& s : r.sections)
+    for (const auto& f : s.fields)
+      if (f.ok && f.name == "gpu" && f.value.kind == Value::Kind::Record) return s.name + ".gpu";
+  throw PlotError(fmt::format(
+      "this file defines no hardware with memory_bandwidth and {} and no field named `gpu`; name one with --gpu, e.g. --gpu h100_sxm",
+      peak));
+}
+
+Record* eval_record(Interpreter& in, Module* m, const std::string& what) {
+  // Kept alive: spans in diagnostics and traces point into the text.
+  static std::vector<std::unique_ptr<SourceFile>> sources;
+  static std::vector<ast::ExprPtr> exprs;
+  sources.push_back(std::make_unique<SourceFile>(SourceFile{"<--gpu>", what, ""}));
+  exprs.push_back(parse_expression(*sources.back()));
+  Value v = in.eval_in(m, *exprs.back());
+  if (v.kind != Value::Kind::Record) throw PlotError(fmt::format("--gpu {} is not a hardware record", what));
+  return v.rec;
+}
+
+Quantity field(Interpreter& in, Record* r, const std::string& name, const Dim& dim, const char* unit) {
+  auto it = r->index().find(name);
+  if (it == r->index().end()) throw PlotError(fmt::format("{} has no field `{}`", r->name, name));
+  Value v = in.field(r, it->second, Span{});
+  if (v.kind != Value::Kind::Quantity || v.q.dim != dim || !(v.q.v > 0))
+    throw PlotError(fmt::format("{}.{} is {}, not a positive {}", r->name, name, in.show(v), unit));
+  return v.q;
+}
+
+struct Box {
+  double x0, y0, x1, y1;
+  bool hits(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+
+// Where a line of text at (x, y), turned by `angle` degrees, lies: small
+// boxes along its baseline, enough to keep numbers and points off it.
+std::vector<Box> footprint(double x, double y, double angle, double width, double size) {
+  std::vector<Box> out;
+  const double dx = std::cos(angle * std::numbers::pi / 180), dy = std::sin(angle * std::numbers::pi / 180);
+  for (double d = 0; d <= width; d += size / 2) {
+    const double cx = x + d * dx + dy * size / 2, cy = y + d * dy - dx * size / 2;
+    out.push_back({cx - size / 2, cy - size / 2, cx + size / 2, cy + size / 2});
+  }
+  return out;
+}
+
+bool clear(const std::vector<Box>& boxes, const std::vector<Box>& taken) {
+  for (const auto& b : boxes)
+    for (const auto& t : taken)
+      if (b.hits(t)) return false;
+  return true;
+}
+
+// A number beside each point, on the first side where it overlaps nothing.
+void place_label(svg::Canvas& c, double x, double y, const std::string& text, std::vector<Box>& taken) {
+  const double w = svg::text_width(text, 11), h = 11;
+  struct Try {
+    double dx, dy;
+    const char* anchor;
+  };
+  static constexpr Try tries[] = {{8, 15, "start"},  {8, -7, "start"},   {-8, 15, "end"},   {-8, -7, "end"},
+                                  {0, -12, "middle"}, {0, 22, "middle"}, {18, -18, "start"}, {-18, -18, "end"},
+                                  {18, 26, "start"},  {-18, 26, "end"}};
+  Try pick = tries[0];
+  for (const auto& t : tries) {
+    const double left = t.anchor[0] == 's' ? x + t.dx : t.anchor[0] == 'e' ? x + t.dx - w : x + t.dx - w / 2;
+    Box b{left - 1, y + t.dy - h, left + w + 1, y + t.dy + 2};
+    if (std::none_of(taken.begin(), taken.end(), [&](const Box& o) { return b.hits(o); })) {
+      pick = t;
+      break;
+    }
+  }
+  const double left = pick.anchor[0] == 's' ? x + pick.dx : pick.anchor[0] == 'e' ? x + pick.dx - w : x + pick.dx - w / 2;
+  taken.push_back({left - 1, y + pick.dy - h, left + w + 1, y + pick.dy + 2});
+  c.text(x + pick.dx, y + pick.dy, text, "font-size=\"11\" font-weight=\"bold\" fill=\"#222\"", pick.anchor);
+}
+
+}  // namespace
+
+std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
+  Report report = build_report(in, m, false);
+  const std::string gpu_name = o.gpu.empty() ? default_gpu(report, o.peak) : o.gpu;
+  Record* gpu = eval_record(in, m, gpu_name);
+  const Quantity peak = field(in, gpu, o.peak, flop_per_second(), "FLOP/s");
+  const Quantity bw = field(in, gpu, "memory_bandwidth", Dim::base(kByte) / Dim::base(kSecond), "B/s");
+  const double ridge = peak.v / bw.v;
+  std::vector<Point> points = operations(in, report);
+
+  double imin = ridge, imax = ridge;
+  for (const auto& p : points) {
+    imin = std::min(imin, p.intensity);
+    imax = std::max(imax, p.intensity);
+  }
+  auto [xlo, xhi] = svg::decade_range(std::min(imin / 3, ridge / 30), std::max(imax * 3, ridge * 30), 3);
+  const double tera = 1e12;
+  auto [ylo, yhi] = svg::decade_range(bw.v * xlo / tera, peak.v * 3 / tera, 2);
+
+  auto show_q = [&](double v, const Dim& d) { return in.show(Value::quantity(v, d)); };
+  const std::string gpu_label = gpu->name.empty() ? gpu_name : gpu->name;
+
+  // The legend sits right of the plot and may make the picture taller.
+  double legend_w = 200;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    legend_w = std::max(legend_w, 28 + svg::text_width(points[i].label, 12));
+  const double plot_l = 84, plot_r = 590, plot_t = 78, plot_b = 548;
+  const double width = std::max(900.0, plot_r + 36 + legend_w + 16);
+  const double height = std::max(620.0, plot_t + 40 + 32.0 * static_cast<double>(points.size()) + 20);
+  svg::Canvas c(width, height);
+  svg::Axis x{xlo, xhi, true, plot_l, plot_r};
+  svg::Axis y{ylo, yhi, true, plot_b, plot_t};
+
+  c.text(plot_l, 30, fmt::format("Roofline: {}", gpu_label), "font-size=\"18\" font-weight=\"bold\"");
+  c.text(plot_l, 52,
+         fmt::format("{} {} · memory {} · ridge point {}", o.peak, show_q(peak.v, peak.dim), show_q(bw.v, bw.dim),
+                     show_q(ridge, flop_per_byte())),
+         "font-size=\"13\" fill=\"#555\"");
+
+  // Grid, ticks and labels.
+  for (double v : svg::minor_ticks(xlo, xhi)) c.line(x.at(v), plot_b, x.at(v), plot_b + 4, "stroke=\"#999\"");
+  for (double v : svg::minor_ticks(ylo, yhi)) c.line(plot_l - 4, y.at(v), plot_l, y.at(v), "stroke=\"#999\"");
+  for (double v : svg::decade_ticks(xlo, xhi)) {
+    c.line(x.at(v), plot_t, x.at(v), plot_b, "stroke=\"#e4e4e4\"");
+    c.line(x.at(v), plot_b, x.at(v), plot_b + 7, "stroke=\"#333\"");
+    c.text(x.at(v), plot_b + 22, svg::number(v), "fill=\"#333\"", "middle");
+  }
+  for (double v : svg::decade_ticks(ylo, yhi)) {
+    c.line(plot_l, y.at(v), plot_r, y.at(v), "stroke=\"#e4e4e4\"");
+    c.line(plot_l - 7, y.at(v), plot_l, y.at(v), "stroke=\"#333\"");
+    c.text(plot_l - 11, y.at(v) + 4, svg::number(v), "fill=\"#333\"", "end");
+  }
+  c.text((plot_l + plot_r) / 2, plot_b + 46, "arithmetic intensity (FLOP/B)", "font-size=\"14\"", "middle");
+  c.text(24, (plot_t + plot_b) / 2, "attainable performance (TFLOP/s)", "font-size=\"14\"", "middle", -90);
+
+  // The roof: bandwidth × intensity up to the ridge, then the peak. Where
+  // the slope enters below the axis it starts at the axis instead.
+  const double x_start = std::max(xlo, ylo * tera / bw.v);
+  const double roof_y = peak.v / tera;
+  c.polygon({{x.at(x_start), plot_b}, {x.at(x_start), y.at(bw.v * x_start / tera)}, {x.at(ridge), y.at(roof_y)},
+             {plot_r, y.at(roof_y)}, {plot_r, plot_b}},
+            "fill=\"#eef3f8\" stroke=\"none\"");
+  c.rect(plot_l, plot_t, plot_r - plot_l, plot_b - plot_t, "fill=\"none\" stroke=\"#333\"");
+  c.line(x.at(ridge), y.at(roof_y), x.at(ridge), plot_b, "stroke=\"#777\" stroke-dasharray=\"5 4\"");
+  c.polyline({{x.at(x_start), y.at(bw.v * x_start / tera)}, {x.at(ridge), y.at(roof_y)}, {plot_r, y.at(roof_y)}},
+             "stroke=\"#222\" stroke-width=\"2.5\" stroke-linejoin=\"round\"");
+
+  const double sx0 = x.at(x_start), sy0 = y.at(bw.v * x_start / tera), sx1 = x.at(ridge), sy1 = y.at(roof_y);
+  c.circle(sx1, sy1, 5, "fill=\"white\" stroke=\"#222\" stroke-width=\"2\"");
+  const std::string ridge_text = fmt::format("ridge point {}", show_q(ridge, flop_per_byte()));
+  c.text(sx1 - 5, plot_b - 8, ridge_text, "font-size=\"11\" fill=\"#555\"", "start", -90);
+
+  // The points first, so the names of the two bounds can go where no point is.
+  std::vector<Box> taken{{sx1 - 7, sy1 - 7, sx1 + 7, sy1 + 7}};
+  for (const auto& b : footprint(sx1 - 5, plot_b - 8, -90, svg::text_width(ridge_text, 11), 11)) taken.push_back(b);
+  std::vector<std::pair<double, double>> at;
+  for (const auto& p : points) {
+    at.emplace_back(x.at(p.intensity), y.at(std::min(peak.v, p.intensity * bw.v) / tera));
+    taken.push_back({at.back().first - 7, at.back().second - 7, at.back().first + 7, at.back().second + 7});
+  }
+  const double angle = std::atan2(sy1 - sy0, sx1 - sx0) * 180 / std::numbers::pi;
+  const double len = std::hypot(sx1 - sx0, sy1 - sy0);
+  const std::string mem_text = fmt::format("memory: {} × intensity", show_q(bw.v, bw.dim));
+  const double mem_w = svg::text_width(mem_text, 12);
+  // Along the slope, above it: as close as the points allow.
+  const double ux = (sx1 - sx0) / len, uy = (sy1 - sy0) / len;
+  bool placed = false;
+  for (double off : {9.0, 24.0, 40.0}) {
+    for (double t : {0.5, 0.4, 0.3, 0.2, 0.1, 0.02}) {
+      if (t * len + mem_w > len) continue;
+      const double tx = sx0 + t * (sx1 - sx0) + uy * off, ty = sy0 + t * (sy1 - sy0) - ux * off;
+      auto boxes = footprint(tx, ty, angle, mem_w, 14);
+      if (!clear(boxes, taken)) continue;
+      c.text(tx, ty, mem_text, "font-size=\"12\" fill=\"#333\"", "start", angle);
+      taken.insert(taken.end(), boxes.begin(), boxes.end());
+      placed = true;
+      break;
+    }
+    if (placed) break;
+  }
+  const std::string cmp_text = fmt::format("compute: {}", show_q(peak.v, peak.dim));
+  const double cmp_w = svg::text_width(cmp_text, 12);
+  const double ry = y.at(roof_y);
+  struct Spot {
+    double x, y;
+    const char* anchor;
+  };
+  const Spot spots[] = {{plot_r - 6, ry - 8, "end"},  {sx1 + 10, ry - 8, "start"},  {plot_r - 6, ry + 18, "end"},
+                        {sx1 + 10, ry + 18, "start"}, {plot_r - 6, ry - 24, "end"}, {plot_r - 6, ry + 34, "end"}};
+  auto box_of = [&](const Spot& sp) {
+    const double l = sp.anchor[0] == 'e' ? sp.x - cmp_w : sp.x;
+    return Box{l, sp.y - 12, l + cmp_w, sp.y + 2};
+  };
+  const Spot* pick = &spots[0];
+  for (const auto& sp : spots)
+    if (box_of(sp).x0 >= plot_l && box_of(sp).x1 <= plot_r && clear({box_of(sp)}, taken)) {
+      pick = &sp;
+      break;
+    }
+  c.text(pick->x, pick->y, cmp_text, "font-size=\"12\" fill=\"#333\"", pick->anchor);
+  taken.push_back(box_of(*pick));
+
+  // Operations, numbered, coloured by the bound they sit under.
+  const std::string memory_color = svg::color(0), compute_color = svg::color(1);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::string& col = points[i].intensity < ridge ? memory_color : compute_color;
+    c.circle(at[i].first, at[i].second, 5.5, fmt::format("fill=\"{}\" stroke=\"white\" stroke-width=\"1.5\"", col));
+  }
+  for (std::size_t i = 0; i < points.size(); ++i) place_label(c, at[i].first, at[i].second, std::to_string(i + 1), taken);
+
+  // Legend.
+  const double lx = plot_r + 36;
+  double ly = plot_t + 4;
+  c.text(lx, ly, "operations", "font-size=\"14\" font-weight=\"bold\"");
+  ly += 10;
+  c.circle(lx + 6, ly + 10, 5, fmt::format("fill=\"{}\"", memory_color));
+  c.text(lx + 16, ly + 14, "memory-bound", "font-size=\"11\" fill=\"#555\"");
+  c.circle(lx + 112, ly + 10, 5, fmt::format("fill=\"{}\"", compute_color));
+  c.text(lx + 122, ly + 14, "compute-bound", "font-size=\"11\" fill=\"#555\"");
+  ly += 26;
+  if (points.empty())
+    c.text(lx, ly + 14, "no field in FLOP/B in this file", "font-size=\"12\" fill=\"#555\"");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    const double attained = std::min(peak.v, p.intensity * bw.v);
+    c.text(lx, ly + 14, std::to_string(i + 1), "font-size=\"12\" font-weight=\"bold\"");
+    c.text(lx + 24, ly + 14, p.label, "font-size=\"12\"");
+    c.text(lx + 24, ly + 28, fmt::format("{} → {}", show_q(p.intensity, flop_per_byte()), show_q(attained, flop_per_second())),
+           "font-size=\"11\" fill=\"#555\"");
+    ly += 32;
+  }
+  return c.str();
+}
+
+}  // namespace napkin

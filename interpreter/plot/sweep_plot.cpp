@@ -1,0 +1,257 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "plot.hpp"
+#include "svg.hpp"
+
+namespace napkin {
+namespace {
+
+// How an axis shows its values: `ktoken/s` and the size of one of it.
+struct Scale {
+  std::string unit;
+  double factor = 1;
+};
+
+// The unit `show` picks for the largest value, so ticks read like the tables.
+Scale scale_for(const Interpreter& in, const Value& largest) {
+  const std::string shown = in.show(largest);
+  if (!shown.empty() && shown.back() == '%') return {"%", 0.01};
+  const std::size_t space = shown.find(' ');
+  if (space == std::string::npos || largest.q.v == 0) return {"", 1};
+  std::string digits;
+  for (char ch : shown.substr(0, space))
+    if (ch != ',') digits += ch;
+  const double n = std::strtod(digits.c_str(), nullptr);
+  if (n == 0) return {shown.substr(space + 1), 1};
+  // The factor is a power of ten or a unit of time; `show` rounded the number.
+  const double raw = std::fabs(largest.q.v / n);
+  double best = 1;
+  std::vector<double> candidates{60, 3600, 86400, 365 * 86400.0};
+  for (int e = -24; e <= 24; ++e) candidates.push_back(std::pow(10.0, e));
+  for (double cand : candidates)
+    if (std::fabs(std::log(raw / cand)) < std::fabs(std::log(raw / best))) best = cand;
+  // Minutes and hours make poor ticks over several decades: use seconds.
+  if (best == 60 || best == 3600 || best == 86400 || best == 365 * 86400.0) return {"s", 1};
+  return {shown.substr(space + 1), best};
+}
+
+struct Series {
+  std::string name;
+  std::vector<std::pair<double, double>> pts;  // (x, y) in SI; missing cells left out
+};
+
+struct Panel {
+  Dim dim;
+  std::vector<std::size_t> columns;
+  std::vector<Series> series;
+};
+
+bool numeric(const SweepResult& s, std::size_t col) {
+  bool any = false;
+  for (const auto& row : s.rows) {
+    if (!row[col].ok) continue;
+    if (row[col].value.kind != Value::Kind::Quantity) return false;
+    any = true;
+  }
+  return any;
+}
+
+std::string text_of(const Interpreter& in, const SweepCell& c) {
+  if (!c.ok) return "needs " + c.needs;
+  return c.value.kind == Value::Kind::String ? *c.value.s : in.show(c.value);
+}
+
+svg::Axis make_axis(const std::vector<double>& values, double from, double to, bool& log, std::vector<double>& ticks) {
+  double lo = *std::min_element(values.begin(), values.end());
+  double hi = *std::max_element(values.begin(), values.end());
+  log = lo > 0 && hi / lo > 10;
+  if (log) {
+    auto [a, b] = svg::decade_range(lo, hi);
+    ticks = svg::decade_ticks(a, b);
+    return {a, b, true, from, to};
+  }
+  auto [a, b] = svg::nice_range(lo, hi);
+  ticks = svg::nice_ticks(a, b);
+  return {a, b, false, from, to};
+}
+
+}  // namespace
+
+std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
+  const std::size_t nin = s.inputs.size();
+  if (s.rows.empty() || !numeric(s, 0))
+    throw PlotError(fmt::format("sweep {}: its first input, {}, is not a number to plot along", s.title(), s.inputs[0]));
+
+  // Lines: one per shown column and per value of the other inputs.
+  std::vector<Panel> panels;
+  std::vector<std::size_t> strips;
+  for (std::size_t c = nin; c < s.rows[0].size(); ++c) {
+    if (!numeric(s, c)) {
+      strips.push_back(c);
+      continue;
+    }
+    Dim d;
+    for (const auto& row : s.rows)
+      if (row[c].ok) d = row[c].value.q.dim;
+    auto it = std::find_if(panels.begin(), panels.end(), [&](const Panel& p) { return p.dim == d; });
+    if (it == panels.end()) {
+      panels.push_back({d, {}, {}});
+      it = panels.end() - 1;
+    }
+    it->columns.push_back(c);
+  }
+  if (panels.empty()) throw PlotError(fmt::format("sweep {} shows no numeric column to plot", s.title()));
+
+  std::vector<std::string> keys;  // the other inputs' values, in row order
+  auto key_of = [&](const std::vector<SweepCell>& row) {
+    std::string k;
+    for (std::size_t i = 1; i < nin; ++i) k += fmt::format("{}{} = {}", i > 1 ? ", " : "", s.inputs[i], text_of(in, row[i]));
+    return k;
+  };
+  for (const auto& row : s.rows)
+    if (std::find(keys.begin(), keys.end(), key_of(row)) == keys.end()) keys.push_back(key_of(row));
+  for (auto& p : panels)
+    for (std::size_t c : p.columns)
+      for (const auto& k : keys) {
+        Series ser{s.columns[c - nin] + (k.empty() ? "" : " (" + k + ")"), {}};
+        for (const auto& row : s.rows)
+          if (key_of(row) == k && row[c].ok && row[0].ok) ser.pts.emplace_back(row[0].value.q.v, row[c].value.q.v);
+        p.series.push_back(std::move(ser));
+      }
+
+  // Layout: stacked panels sharing the x axis, text columns below them.
+  const double left = 96, right = 660, gap = 64, top = 70, strip_h = 24;
+  const double panel_h = panels.size() <= 2 ? 210 : 160;
+  double legend_w = 150;
+  for (const auto& p : panels)
+    for (const auto& ser : p.series) legend_w = std::max(legend_w, 30 + svg::text_width(ser.name, 12));
+  const double width = std::max(900.0, right + 24 + legend_w + 10);
+  const double panels_bottom = top + static_cast<double>(panels.size()) * (panel_h + gap) - gap;
+  const double strips_top = panels_bottom + 56;
+  const double strip_step = strip_h + 24;
+  const double height = strips_top + static_cast<double>(strips.size() * keys.size()) * strip_step + 24;
+  svg::Canvas cv(width, height);
+  cv.text(left, 32, fmt::format("sweep {}", s.title()), "font-size=\"18\" font-weight=\"bold\"");
+  if (!strips.empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < strips.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == strips.size() ? " or " : ", ") + s.columns[strips[i] - nin];
+    cv.text(left, 52, fmt::format("dashed lines: where {} changes", names), "font-size=\"13\" fill=\"#555\"");
+  }
+
+  std::vector<double> xs;
+  for (const auto& row : s.rows)
+    if (row[0].ok) xs.push_back(row[0].value.q.v);
+  Value xmax = s.rows[0][0].value;
+  for (const auto& row : s.rows)
+    if (std::fabs(row[0].value.q.v) > std::fabs(xmax.q.v)) xmax = row[0].value;
+  const Scale xs_scale = scale_for(in, xmax);
+  std::vector<double> xd;
+  for (double v : xs) xd.push_back(v / xs_scale.factor);
+  bool xlog = false;
+  std::vector<double> xticks;
+  svg::Axis x = make_axis(xd, left, right, xlog, xticks);
+  std::vector<double> distinct = xd;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  // A handful of values on a log axis: tick each one (1, 2, 4, … 256).
+  if (xlog && distinct.size() <= 12) {
+    xticks = distinct;
+    x.lo = distinct.front() / 1.25;
+    x.hi = distinct.back() * 1.25;
+  }
+  const std::string xtitle = s.inputs[0] + (xs_scale.unit.empty() ? "" : " (" + xs_scale.unit + ")");
+
+  std::size_t color = 0;
+  for (std::size_t pi = 0; pi < panels.size(); ++pi) {
+    const Panel& p = panels[pi];
+    const double t = top + static_cast<double>(pi) * (panel_h + gap), b = t + panel_h;
+    Value ymax = Value::quantity(0, p.dim);
+    std::vector<double> yd;
+    for (const auto& ser : p.series)
+      for (const auto& pt : ser.pts)
+        if (std::fabs(pt.second) >= std::fabs(ymax.q.v)) ymax.q.v = pt.second;
+    for (const auto& row : s.rows)  // keep a display unit the file asked for (`-> ms`)
+      for (std::size_t c : p.columns)
+        if (row[c].ok && row[c].value.display && row[c].value.q.v == ymax.q.v) ymax = row[c].value;
+    const Scale ys = scale_for(in, ymax);
+    for (const auto& ser : p.series)
+      for (const auto& pt : ser.pts) yd.push_back(pt.second / ys.factor);
+    if (yd.empty()) yd.push_back(0);
+    bool ylog = false;
+    std::vector<double> yticks;
+    svg::Axis y = make_axis(yd, b, t, ylog, yticks);
+
+    for (double v : yticks) {
+      cv.line(left, y.at(v), right, y.at(v), "stroke=\"#e4e4e4\"");
+      cv.line(left - 6, y.at(v), left, y.at(v), "stroke=\"#333\"");
+      cv.text(left - 10, y.at(v) + 4, svg::number(v), "fill=\"#333\"", "end");
+    }
+    if (ylog)
+      for (double v : svg::minor_ticks(y.lo, y.hi)) cv.line(left - 3, y.at(v), left, y.at(v), "stroke=\"#999\"");
+    for (double v : xticks) {
+      cv.line(x.at(v), t, x.at(v), b, "stroke=\"#f0f0f0\"");
+      cv.line(x.at(v), b, x.at(v), b + 6, "stroke=\"#333\"");
+      cv.text(x.at(v), b + 20, svg::number(v), "fill=\"#333\"", "middle");
+    }
+    cv.rect(left, t, right - left, panel_h, "fill=\"none\" stroke=\"#333\"");
+    // One column: its name and unit; several: the unit, and the legend names them.
+    std::string ytitle = p.columns.size() == 1 ? s.columns[p.columns[0] - nin] : "";
+    if (!ys.unit.empty()) ytitle += ytitle.empty() ? ys.unit : " (" + ys.unit + ")";
+    cv.text(left - 62, (t + b) / 2, ytitle, "font-size=\"13\"", "middle", -90);
+
+    double ly = t + 6;
+    for (const auto& ser : p.series) {
+      const std::string& col = svg::color(color++);
+      std::vector<std::pair<double, double>> px;
+      for (const auto& [vx, vy] : ser.pts) px.emplace_back(x.at(vx / xs_scale.factor), y.at(vy / ys.factor));
+      cv.polyline(px, fmt::format("stroke=\"{}\" stroke-width=\"2.2\" stroke-linejoin=\"round\"", col));
+      for (const auto& [a, bb] : px) cv.circle(a, bb, 3.5, fmt::format("fill=\"{}\" stroke=\"white\" stroke-width=\"1\"", col));
+      cv.line(right + 24, ly + 6, right + 46, ly + 6, fmt::format("stroke=\"{}\" stroke-width=\"2.2\"", col));
+      cv.circle(right + 35, ly + 6, 3.5, fmt::format("fill=\"{}\"", col));
+      cv.text(right + 52, ly + 10, ser.name, "font-size=\"12\"");
+      ly += 20;
+    }
+  }
+  cv.text((left + right) / 2, panels_bottom + 44, xtitle, "font-size=\"14\"", "middle");
+
+  // Text columns: a band per column, one shade per value, and a dashed line
+  // through the panels where the value changes (where decode turns
+  // compute-bound, for `bound`).
+  double st = strips_top + 16;
+  for (std::size_t c : strips)
+    for (const auto& k : keys) {
+      std::vector<std::pair<double, std::string>> cells;  // x in pixels, text
+      for (const auto& row : s.rows)
+        if (row[0].ok && key_of(row) == k) cells.emplace_back(x.at(row[0].value.q.v / xs_scale.factor), text_of(in, row[c]));
+      std::sort(cells.begin(), cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::map<std::string, std::size_t> shade;
+      cv.text(left, st - 5, s.columns[c - nin] + (k.empty() ? "" : " (" + k + ")"), "font-size=\"12\" fill=\"#333\"");
+      for (std::size_t i = 0; i < cells.size();) {
+        std::size_t j = i;
+        while (j + 1 < cells.size() && cells[j + 1].second == cells[i].second) ++j;
+        const double a = i == 0 ? left : (cells[i - 1].first + cells[i].first) / 2;
+        const double e = j + 1 == cells.size() ? right : (cells[j].first + cells[j + 1].first) / 2;
+        const std::size_t shade_index = shade.emplace(cells[i].second, shade.size()).first->second;
+        static const char* fills[] = {"#dbe9f6", "#fbe3d6", "#d9f0e6", "#f3e0ec", "#fdf0d0"};
+        cv.rect(a, st, e - a, strip_h, fmt::format("fill=\"{}\" stroke=\"#333\" stroke-width=\"0.8\"", fills[shade_index % 5]));
+        if (svg::text_width(cells[i].second, 12) < e - a - 4)
+          cv.text((a + e) / 2, st + strip_h / 2 + 4, cells[i].second, "font-size=\"12\"", "middle");
+        if (i > 0) {
+          cv.line(a, top, a, panels_bottom, "stroke=\"#777\" stroke-dasharray=\"5 4\"");
+          const std::string change = s.columns[c - nin] + " → " + cells[i].second;
+          const bool fits = a + 4 + svg::text_width(change, 10) <= right;
+          cv.text(fits ? a + 4 : a - 4, top - 4, change, "font-size=\"10\" fill=\"#555\"", fits ? "start" : "end");
+        }
+        i = j + 1;
+      }
+      st += strip_step;
+    }
+  return cv.str();
+}
+
+}  // namespace napkin

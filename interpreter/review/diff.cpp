@@ -1,0 +1,238 @@
+#include "diff.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "grammar/printer.hpp"
+#include "interpreter/derivation/derivation.hpp"
+#include "interpreter/core/format.hpp"
+
+namespace napkin {
+namespace {
+
+struct Values {
+  std::vector<std::string> order;  // file order
+  std::map<std::string, DiffSide> by_name;
+  std::map<std::string, const void*> decl;  // the declaration each value's formula comes from
+};
+
+std::string pretty(const ast::Expr& e) {
+  PrintOptions o;
+  o.pretty = true;
+  return print_expr(e, o);
+}
+
+// The formula behind every field of every section, read from the records
+// themselves, so a field that cannot be computed still has one.
+std::map<std::string, std::pair<std::string, const void*>> formulas(Version& v) {
+  std::map<std::string, std::pair<std::string, const void*>> out;
+  for (const Section& s : v.report.sections) {
+    Binding* b = v.in->find_binding(v.module, s.name);
+    if (!b || !b->stmt) continue;
+    if (s.kind == "let") {
+      if (b->stmt->value) out[s.name] = {pretty(*b->stmt->value), b->stmt};
+      continue;
+    }
+    try {
+      const Value rv = v.in->top_value(b, Span{});
+      if (rv.kind != Value::Kind::Record) continue;
+      for (const Slot& slot : rv.rec->slots())
+        out[rv.rec->name + "." + slot.name] = {slot.decl && slot.decl->value ? pretty(*slot.decl->value) : "",
+                                               slot.decl};
+    } catch (const Error&) {
+      // The report already says what this record needs.
+    }
+  }
+  return out;
+}
+
+Values collect(Version& v) {
+  Values out;
+  const auto known = formulas(v);
+  for (const Section& s : v.report.sections)
+    for (const FieldReport& f : s.fields) {
+      DiffSide side;
+      side.present = true;
+      side.ok = f.ok;
+      side.value = f.value;
+      side.shown = f.ok ? v.in->show(f.value) : "needs " + f.needs;
+      side.literal = f.ok && f.derivation.input;
+      if (f.ok && f.value.kind == Value::Kind::Quantity) side.si_unit = v.in->units().format(f.value.q.dim);
+      if (auto it = known.find(f.qualified); it != known.end()) {
+        side.formula = it->second.first;
+        out.decl[f.qualified] = it->second.second;
+      }
+      if (!out.by_name.count(f.qualified)) out.order.push_back(f.qualified);
+      out.by_name[f.qualified] = std::move(side);
+    }
+  return out;
+}
+
+// Records and functions are structure: what they hold shows up as values of
+// their own.
+bool is_value(const DiffSide& s) {
+  return !s.ok || (s.value.kind != Value::Kind::Record && s.value.kind != Value::Kind::Function);
+}
+
+bool numeric(const DiffSide& a, const DiffSide& b) {
+  return a.ok && b.ok && a.value.kind == Value::Kind::Quantity && b.value.kind == Value::Kind::Quantity &&
+         a.si_unit == b.si_unit;
+}
+
+bool same(const DiffSide& a, const DiffSide& b) {
+  if (numeric(a, b)) {
+    const double x = a.value.q.v, y = b.value.q.v;
+    // The same formula over the same inputs in another order may round differently.
+    return x == y || std::fabs(x - y) <= 1e-12 * std::max(std::fabs(x), std::fabs(y));
+  }
+  return a.ok == b.ok && a.value.kind == b.value.kind && a.shown == b.shown;
+}
+
+// The size of one `text` (such as "kB/token" or "TFLOP/s"), to show a value in
+// the unit the other version was shown in.
+std::optional<DisplayUnit> display_unit(const std::string& text, const UnitTable& units) {
+  DisplayUnit d{text, 1};
+  std::size_t start = 0;
+  bool divide = false;
+  while (start <= text.size()) {
+    std::size_t end = text.find_first_of("/*", start);
+    if (end == std::string::npos) end = text.size();
+    std::string symbol = text.substr(start, end - start);
+    int power = 1;
+    if (auto caret = symbol.find('^'); caret != std::string::npos) {
+      power = std::atoi(symbol.c_str() + caret + 1);
+      symbol.resize(caret);
+    }
+    const auto def = units.lookup(symbol);
+    if (!def) return std::nullopt;
+    d.scale *= std::pow(def->scale, divide ? -power : power);
+    if (end == text.size()) break;
+    divide = text[end] == '/';
+    start = end + 1;
+  }
+  return d;
+}
+
+std::pair<std::string, std::string> split_unit(const std::string& shown) {
+  const std::size_t sp = shown.find(' ');
+  if (sp == std::string::npos) return {shown, ""};
+  return {shown.substr(0, sp), shown.substr(sp + 1)};
+}
+
+// `192 → 1,152 KiB/token` reads better than two units: show the new value
+// in the old one's unit when the two were chosen automatically.
+void side_by_side(DiffEntry& e, const Interpreter& after) {
+  e.before_text = e.before.shown;
+  e.after_text = e.after.shown;
+  if (!e.numeric) return;
+  auto [bn, bu] = split_unit(e.before.shown);
+  auto [an, au] = split_unit(e.after.shown);
+  if (bu.empty() || au.empty()) return;
+  if (bu != au && !e.before.value.display && !e.after.value.display && std::isfinite(e.change) &&
+      std::fabs(e.change) < 100) {
+    if (auto d = display_unit(bu, after.units())) {
+      an = split_unit(format_quantity(e.after.value.q, &*d, after.units(), after.options().digits)).first;
+      au = bu;
+    }
+  }
+  if (bu != au) return;
+  e.before_text = bn;
+  e.after_text = an;
+  e.unit = bu;
+}
+
+DiffEntry entry(const std::string& name, const DiffSide& before, const DiffSide& after) {
+  DiffEntry e;
+  e.name = name;
+  e.before = before;
+  e.after = after;
+  e.numeric = numeric(before, after);
+  if (e.numeric) {
+    const double x = before.value.q.v, y = after.value.q.v;
+    e.change = x != 0 ? (y - x) / std::fabs(x) : y > 0 ? std::numeric_limits<double>::infinity()
+                                                       : -std::numeric_limits<double>::infinity();
+  }
+  return e;
+}
+
+// Rounded, so that equal changes computed along different paths tie and
+// keep their file order.
+double size_of_change(const DiffEntry& e) {
+  if (!e.numeric || std::isinf(e.change)) return std::numeric_limits<double>::infinity();
+  return std::stod(fmt::format("{:.6g}", std::fabs(e.change)));
+}
+
+std::vector<CheckDiff> check_changes(const Report& before, const Report& after) {
+  std::map<std::string, int> old_state;
+  for (const CheckResult& c : before.checks) old_state[c.source] = c.passed ? 1 : 0;
+  std::vector<CheckDiff> out;
+  for (const CheckResult& c : after.checks) {
+    const int now = c.passed ? 1 : 0;
+    auto it = old_state.find(c.source);
+    const int was = it == old_state.end() ? -1 : it->second;
+    if (was != now && !(was == -1 && now == 1)) out.push_back({c.source, was, now});
+  }
+  return out;
+}
+
+}  // namespace
+
+Diff diff_versions(Version& before, Version& after, double threshold) {
+  const Values b = collect(before);
+  const Values a = collect(after);
+  Diff d;
+  std::set<std::pair<const void*, const void*>> inputs_seen;
+  for (const std::string& name : a.order) {
+    const DiffSide& now = a.by_name.at(name);
+    auto it = b.by_name.find(name);
+    if (it == b.by_name.end()) {
+      if (is_value(now)) d.appeared.push_back(entry(name, DiffSide{}, now));
+      continue;
+    }
+    const DiffSide& was = it->second;
+    const bool formula_changed = was.formula != now.formula;
+    // An inherited field changes with the record that declares it: say it once.
+    if (formula_changed && inputs_seen.insert({b.decl.count(name) ? b.decl.at(name) : nullptr,
+                                               a.decl.count(name) ? a.decl.at(name) : nullptr})
+                               .second) {
+      DiffEntry e = entry(name, was, now);
+      e.before_text = was.formula.empty() ? "(no value)" : was.formula;
+      e.after_text = now.formula.empty() ? "(no value)" : now.formula;
+      d.inputs.push_back(std::move(e));
+    }
+    if (!is_value(was) || !is_value(now) || same(was, now)) continue;
+    if (formula_changed && was.literal && now.literal) continue;  // listed as an input already
+    DiffEntry e = entry(name, was, now);
+    if (e.numeric && std::isfinite(e.change) && std::fabs(e.change) < threshold) {
+      ++d.hidden;
+      continue;
+    }
+    side_by_side(e, *after.in);
+    d.moved.push_back(std::move(e));
+  }
+  for (const std::string& name : b.order)
+    if (!a.by_name.count(name) && is_value(b.by_name.at(name)))
+      d.disappeared.push_back(entry(name, b.by_name.at(name), DiffSide{}));
+  std::stable_sort(d.moved.begin(), d.moved.end(),
+                   [](const DiffEntry& x, const DiffEntry& y) { return size_of_change(x) > size_of_change(y); });
+  d.checks = check_changes(before.report, after.report);
+  return d;
+}
+
+std::string change_text(const DiffEntry& e) {
+  if (!e.numeric) return "";
+  if (std::isinf(e.change)) return "from 0";
+  const double pct = e.change * 100;
+  std::string t = (pct > 0 ? "+" : "") + format_number(pct, 3) + "%";
+  const double ratio = e.after.value.q.v / e.before.value.q.v;
+  if (ratio >= 2) t += " (×" + format_number(ratio, 3) + ")";
+  if (ratio > 0 && ratio <= 0.5) t += " (÷" + format_number(1 / ratio, 3) + ")";
+  return t;
+}
+
+}  // namespace napkin

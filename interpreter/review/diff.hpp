@@ -1,0 +1,78 @@
+#pragma once
+// `napkin diff`: what changed between two versions of a file. Both are
+// evaluated in full; the inputs that changed are fields whose formula
+// changed, and every value is compared, largest relative change first.
+#include <string>
+#include <vector>
+
+#include "interpreter/derivation/explain.hpp"
+#include "interpreter/output/report.hpp"
+
+namespace napkin {
+
+// One value as one version saw it.
+struct DiffSide {
+  bool present = false;  // the version defines this name
+  bool ok = false;       // and could compute it
+  Value value;
+  std::string shown;    // "135.8 token/s", or "needs peak_fp8"
+  std::string formula;  // as written, `·` for `*`; "" for a declared input without a value
+  bool literal = false;  // the formula is a literal: the value is the input itself
+  std::string si_unit;   // "B/s": the dimension, for comparing and for JSON
+};
+
+struct DiffEntry {
+  std::string name;  // "decode.tokens_per_s"
+  DiffSide before, after;
+  bool numeric = false;  // both quantities of one dimension, so `change` means something
+  double change = 0;     // (after - before) / |before|; ±inf when before is 0
+  // `before` and `after` as printed side by side: one unit when they share it.
+  std::string before_text, after_text, unit;
+};
+
+struct CheckDiff {
+  std::string source;        // "check decode.tokens_per_s ≈ 136 token/s within 1%"
+  int before = -1, after = -1;  // -1 absent, 0 failed, 1 passed
+};
+
+struct Diff {
+  std::vector<DiffEntry> inputs;  // fields whose formula changed, once per declaration
+  std::vector<DiffEntry> moved;   // values that changed, largest relative change first
+  std::vector<DiffEntry> appeared, disappeared;
+  std::vector<CheckDiff> checks;  // checks whose outcome changed
+  std::size_t hidden = 0;         // moves smaller than the threshold
+
+  bool anything_moved() const { return !moved.empty() || !appeared.empty() || !disappeared.empty(); }
+};
+
+struct Version {
+  Interpreter* in = nullptr;
+  Module* module = nullptr;
+  Report report;
+};
+
+// `threshold` is a fraction: 0.001 hides moves under 0.1%.
+Diff diff_versions(Version& before, Version& after, double threshold);
+
+std::string diff_text(const Diff& d);
+std::string diff_markdown(const Diff& d);
+std::string diff_json(const Diff& d);
+
+// "+100%", "-83.3% (÷6)", "+500% (×6)", "from 0".
+std::string change_text(const DiffEntry& e);
+// "135.8 → 271.6 token/s"
+std::string values_text(const DiffEntry& e);
+
+// `--explain NAME`: both derivations, old on the left and new on the right;
+// a line that differs is marked. A side that cannot explain the name says why.
+struct ExplainSide {
+  std::string title;  // the file
+  std::string text;   // the derivation tree, or the error
+};
+std::string explain_side_by_side(const ExplainSide& before, const ExplainSide& after);
+
+// Folds every input that is the same in both trees to its value alone, so
+// what is left is the path from the value down to the inputs that moved it.
+void fold_unchanged(ExplainNode& before, ExplainNode& after);
+
+}  // namespace napkin

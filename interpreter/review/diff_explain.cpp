@@ -1,0 +1,102 @@
+#include <algorithm>
+#include <cstdint>
+
+#include "diff.hpp"
+#include "grammar/text_width.hpp"
+
+namespace napkin {
+namespace {
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+void fold(ExplainNode& n) {
+  n.children.clear();
+  n.truncated = false;
+  n.repeated = false;
+  n.derivation.input = true;  // prints the value alone
+}
+
+}  // namespace
+
+void fold_unchanged(ExplainNode& before, ExplainNode& after) {
+  std::vector<bool> used(after.children.size(), false);
+  for (ExplainNode& b : before.children)
+    for (std::size_t i = 0; i < after.children.size(); ++i) {
+      ExplainNode& a = after.children[i];
+      if (used[i] || a.label != b.label) continue;
+      used[i] = true;
+      if (explain_text(a) == explain_text(b)) {
+        fold(a);
+        fold(b);
+      } else {
+        fold_unchanged(b, a);
+      }
+      break;
+    }
+}
+
+std::string explain_side_by_side(const ExplainSide& before, const ExplainSide& after) {
+  const auto left = lines(before.text);
+  const auto right = lines(after.text);
+  // Longest common subsequence of lines: what both trees share is printed
+  // once, and only the lines that differ get two columns.
+  const std::size_t n = left.size(), m = right.size();
+  std::vector<std::vector<std::uint32_t>> common(n + 1, std::vector<std::uint32_t>(m + 1, 0));
+  for (std::size_t i = n; i-- > 0;)
+    for (std::size_t j = m; j-- > 0;)
+      common[i][j] = left[i] == right[j] ? common[i + 1][j + 1] + 1 : std::max(common[i + 1][j], common[i][j + 1]);
+  struct Pair {
+    std::string l, r;
+    bool same;
+  };
+  std::vector<Pair> pairs;
+  std::vector<std::string> dl, dr;  // a run of differing lines
+  auto flush = [&] {
+    for (std::size_t k = 0; k < std::max(dl.size(), dr.size()); ++k)
+      pairs.push_back({k < dl.size() ? dl[k] : "", k < dr.size() ? dr[k] : "", false});
+    dl.clear();
+    dr.clear();
+  };
+  for (std::size_t i = 0, j = 0; i < n || j < m;) {
+    if (i < n && j < m && left[i] == right[j]) {
+      flush();
+      pairs.push_back({left[i], right[j], true});
+      ++i, ++j;
+    } else if (j < m && (i == n || common[i][j + 1] >= common[i + 1][j])) {
+      dr.push_back(right[j++]);
+    } else {
+      dl.push_back(left[i++]);
+    }
+  }
+  flush();
+  int width = std::max(display_width(before.title), 1);
+  for (const Pair& p : pairs)
+    if (!p.same) width = std::max(width, display_width(p.l));
+  std::string out = "  " + pad_right(before.title, width) + " │ " + after.title + "\n";
+  for (const Pair& p : pairs) {
+    if (p.same) {
+      out += "  " + p.l + "\n";
+      continue;
+    }
+    // The right column starts where the two lines part, after their `= `.
+    std::string r = p.r;
+    const std::size_t eq = p.l.find("= ");
+    if (!p.l.empty() && eq != std::string::npos && p.r.compare(0, eq + 2, p.l, 0, eq + 2) == 0) r = p.r.substr(eq + 2);
+    std::string line = "≠ " + pad_right(p.l, width) + " │ " + r;
+    while (line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace napkin

@@ -1,0 +1,39 @@
+#pragma once
+// A sweep's points differ only in their swept inputs, so a field that does
+// not depend on them has the same value at every point: it is computed at
+// the first point that needs it and copied into the points after it.
+#include <cstddef>
+#include <vector>
+
+#include "interpreter/core/record.hpp"
+
+namespace napkin {
+
+// Which fields of `r` depend on the fields `inputs`: the inputs themselves,
+// and every field whose formula names one of them, directly or through
+// other fields of r. Conservative: a name counts wherever it appears in a
+// formula, even where an inner `with` block would shadow it.
+std::vector<bool> dependent_fields(const Record& r, const std::vector<std::size_t>& inputs);
+
+// The fields that are not dependent, in order: the ones a point may take
+// from the point before it.
+std::vector<std::size_t> independent_fields(const std::vector<bool>& dependent);
+
+// Gives `to` the values `from` has computed for the fields `independent`.
+// Both are points of one sweep: records with one field table.
+void share_independent_fields(Record& to, const Record& from, const std::vector<std::size_t>& independent);
+
+// A point's record can give back the memory of its fields once the next
+// point has taken what it shares, if nothing can reach the point any more.
+// Only a record made while the point was evaluated can: its fields may look
+// names up in the point's scope. A value reaches no point when it is a
+// quantity, a boolean, a string, a function, a record made before the point
+// (serial below `first_new`), or a list of such values.
+bool reaches_no_point(const Value& v, std::size_t first_new);
+bool retirable(const Record& point, std::size_t first_new);
+
+// Frees a point's fields. The record itself stays (others may hold its
+// address), but no field of it may be asked for again.
+void retire(Record& point);
+
+}  // namespace napkin
