@@ -74,5 +74,6 @@ struct Value {
 };
 
 const char* kind_name(Value::Kind k);
+std::string describe_kind(const Value& v);  // "a number", "a record", ...: for messages
 
 }  // namespace napkin

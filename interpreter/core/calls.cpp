@@ -1,0 +1,162 @@
+// Calls: builtins, user functions with their arguments bound, and measure().
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "grammar/parser.hpp"
+#include "grammar/printer.hpp"
+#include "builtins.hpp"
+#include "interpreter.hpp"
+#include "interpreter/io/read_source.hpp"
+#include "stack_guard.hpp"
+#include "stdlib_files.hpp"
+#include "suggest.hpp"
+
+namespace napkin {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr std::size_t kMaxCallDepth = 512;
+}  // namespace
+
+Value Interpreter::eval_call(const ast::Expr& e, Env* env) {
+  Value callee = eval(*e.items[0], env);
+  if (callee.kind != Value::Kind::Function)
+    fail(codes::not_callable, e.items[0]->span,
+         fmt::format("only functions can be called, but this is {} ({})", describe_kind(callee), show(callee)));
+  const Function& f = *callee.fn;
+  CallArgs args;
+  args.call = &e;
+  args.values.reserve(e.items.size() - 1);
+  args.nodes.reserve(e.items.size() - 1);
+  const std::vector<std::string>& names = e.arg_names;  // parallel to the arguments
+  for (std::size_t i = 1; i < e.items.size(); ++i) {
+    args.values.push_back(eval(*e.items[i], env));
+    args.nodes.push_back(e.items[i].get());
+  }
+  if (f.builtin) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (!names[i].empty())
+        fail(codes::bad_arguments, args.nodes[i]->span, fmt::format("{} takes no named arguments", f.signature));
+    const int n = static_cast<int>(args.values.size());
+    if (n < f.min_args || (f.max_args >= 0 && n > f.max_args))
+      fail(codes::bad_arguments, e.span,
+           fmt::format("{} takes {} argument{}, but {} {} given", f.signature,
+                       f.max_args < 0 ? fmt::format("at least {}", f.min_args)
+                       : f.min_args == f.max_args ? fmt::format("{}", f.min_args)
+                                                  : fmt::format("{} to {}", f.min_args, f.max_args),
+                       f.max_args == 1 ? "" : "s", n, n == 1 ? "was" : "were"));
+    return f.builtin(*this, args);
+  }
+  return call_user(f, args, names);
+}
+
+Value Interpreter::call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names) {
+  const ast::Stmt& decl = *f.decl;
+  if (call_depth_ >= kMaxCallDepth)
+    fail(codes::recursion_limit, args.call->span,
+         fmt::format("functions nested deeper than {} calls (unbounded recursion in {}?)", kMaxCallDepth, f.name));
+  Env* fenv = new_env(f.module->env, nullptr, nullptr);
+  struct Release {
+    Interpreter* in;
+    Env* env;
+    ~Release() { in->release_env(env); }
+  } release{this, fenv};
+  std::vector<const Value*> bound(decl.params.size(), nullptr);
+  std::size_t positional = 0;
+  for (std::size_t i = 0; i < args.values.size(); ++i) {
+    std::size_t slot;
+    if (names[i].empty()) {
+      slot = positional++;
+      if (slot >= decl.params.size())
+        fail(codes::bad_arguments, args.nodes[i]->span,
+             fmt::format("{} takes {} argument{}, but {} were given", f.signature, decl.params.size(),
+                         decl.params.size() == 1 ? "" : "s", args.values.size()));
+    } else {
+      auto it = std::find_if(decl.params.begin(), decl.params.end(), [&](const ast::Param& p) { return p.name == names[i]; });
+      if (it == decl.params.end()) {
+        std::vector<std::string> pn;
+        for (const auto& p : decl.params) pn.push_back(p.name);
+        auto close = closest(names[i], pn);
+        fail(codes::bad_arguments, args.nodes[i]->span,
+             fmt::format("{} has no parameter `{}`", f.signature, names[i]),
+             close.empty() ? "" : fmt::format("did you mean `{}`?", close[0]));
+      }
+      slot = static_cast<std::size_t>(it - decl.params.begin());
+    }
+    if (bound[slot])
+      fail(codes::bad_arguments, args.nodes[i]->span,
+           fmt::format("the argument `{}` of {} is given twice", decl.params[slot].name, f.signature));
+    bound[slot] = &args.values[i];
+  }
+  Trace* saved = trace_;
+  trace_ = nullptr;  // a derivation shows the call, not the inside of the function
+  ++call_depth_;
+  try {
+    for (std::size_t i = 0; i < decl.params.size(); ++i) {
+      if (bound[i]) {
+        fenv->locals.emplace_back(decl.params[i].name, *bound[i]);
+      } else if (decl.params[i].default_value) {
+        fenv->locals.emplace_back(decl.params[i].name, eval(*decl.params[i].default_value, fenv));
+      } else {
+        fail(codes::bad_arguments, args.call->span,
+             fmt::format("{} needs the argument `{}`", f.signature, decl.params[i].name),
+             fmt::format("pass it by position or by name: {}({} = ...)", f.name, decl.params[i].name));
+      }
+    }
+    Value v = eval(*decl.value, fenv);
+    --call_depth_;
+    trace_ = saved;
+    return v;
+  } catch (Error& e) {
+    --call_depth_;
+    trace_ = saved;
+    auto& notes = e.diagnostic().notes;
+    if (notes.size() < 3) notes.push_back(fmt::format("in the call {} at {}", print_expr(*args.call), args.call->span.where()));
+    throw;
+  } catch (...) {
+    --call_depth_;
+    trace_ = saved;
+    throw;
+  }
+}
+
+Value Interpreter::eval_measure(const ast::Expr& e, Env* env) {
+  MeasureRequest req;
+  req.probe = e.text;
+  req.span = e.span;
+  for (std::size_t i = 0; i < e.items.size(); ++i) req.args.emplace_back(e.arg_names[i], eval(*e.items[i], env));
+  MeasureResult r;
+  if (opts_.prober) {
+    r = opts_.prober(*this, req);
+  } else {
+    r.reason = "measurements are off";
+  }
+  if (r.unknown_probe)
+    fail(codes::unknown_probe, e.span, fmt::format("there is no probe `{}`", e.text), r.reason);
+  Value v;
+  if (r.ok) {
+    v = r.value;
+    v.note = std::make_shared<const std::string>("measured: " + r.provenance);
+  } else if (e.fallback) {
+    v = eval(*e.fallback, env);
+    v.note = std::make_shared<const std::string>("fallback: " + r.reason);
+  } else {
+    Diagnostic d;
+    d.code = codes::probe_unavailable;
+    d.message = fmt::format("`{}` could not be measured: {}", e.text, r.reason);
+    d.labels.push_back({e.span, "measured here", true});
+    d.help = fmt::format("give a value to use instead: `measure({}) else 4.8 TB/s`", e.text);
+    throw Error(std::move(d));
+  }
+  record_trace(e, v, nullptr, 0, nullptr);
+  return v;
+}
+
+}  // namespace napkin

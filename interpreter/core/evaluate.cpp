@@ -1,0 +1,241 @@
+// The expression walker, and how a name finds its field or binding.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "grammar/parser.hpp"
+#include "grammar/printer.hpp"
+#include "builtins.hpp"
+#include "interpreter.hpp"
+#include "interpreter/io/read_source.hpp"
+#include "stack_guard.hpp"
+#include "stdlib_files.hpp"
+#include "suggest.hpp"
+
+namespace napkin {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr std::size_t kMaxEvalDepth = 2000;
+}  // namespace
+
+Value Interpreter::eval(const ast::Expr& e, Env* env) {
+  struct DepthGuard {
+    std::size_t& d;
+    explicit DepthGuard(std::size_t& x) : d(x) { ++d; }
+    ~DepthGuard() { --d; }
+  } guard(eval_depth_);
+  if (eval_depth_ > kMaxEvalDepth)
+    fail(codes::recursion_limit, e.span,
+         fmt::format("evaluation nested deeper than {} levels (a very long chain of records or fields)", kMaxEvalDepth));
+  if (stack_left() < kStackReserve)
+    fail(codes::recursion_limit, e.span,
+         "evaluation nested too deeply for this thread's stack (a very long chain of records or fields)");
+  using K = ast::ExprKind;
+  switch (e.kind) {
+    case K::Number: {
+      double v = e.number;
+      Dim d;
+      if (e.percent) v *= 0.01;
+      if (e.unit) {
+        const UnitDef u = resolve_unit(*e.unit);
+        v *= u.scale;
+        d = u.dim;
+      }
+      Value out = finite(v, d, e.span);
+      if (e.percent) {  // written as a percentage, shown as one
+        static const auto percent = std::make_shared<const DisplayUnit>(DisplayUnit{"%", 0.01});
+        out.display = percent;
+      }
+      return out;
+    }
+    case K::String: return Value::string(e.text);
+    case K::Bool: return Value::boolean(e.boolean);
+    case K::List: {
+      std::vector<Value> items;
+      items.reserve(e.items.size());
+      for (const auto& c : e.items) items.push_back(eval(*c, env));
+      return Value::make_list(std::move(items));
+    }
+    case K::Name: return eval_name(e, env);
+    case K::Member: return eval_member(e, env);
+    case K::Call: return eval_call(e, env);
+    case K::Negate: {
+      Value v = eval(*e.items[0], env);
+      const Quantity& q = expect_quantity(v, e.items[0].get(), "a number to negate");
+      return Value::quantity(-q.v, q.dim);
+    }
+    case K::Not: {
+      Value v = eval(*e.items[0], env);
+      if (v.kind != Value::Kind::Bool) type_error(v, e.items[0].get(), "true or false after 'not'");
+      return Value::boolean(!v.b);
+    }
+    case K::If: {
+      Value c = eval(*e.items[0], env);
+      if (c.kind != Value::Kind::Bool) type_error(c, e.items[0].get(), "a condition (true or false)");
+      record_trace(e, c, nullptr, 0, nullptr);  // which branch, for the derivation
+      return eval(*e.items[c.b ? 1 : 2], env);
+    }
+    case K::Convert: {
+      Value v = eval(*e.items[0], env);
+      const Quantity& q = expect_quantity(v, e.items[0].get(), "a number to convert");
+      const UnitDef u = resolve_unit(*e.unit);
+      if (u.dim != q.dim) {
+        Diagnostic d;
+        d.code = codes::convert_mismatch;
+        d.message = fmt::format("cannot show {} in {}: it is {}, and {} is {}", show(v), e.unit->text,
+                                dim_name(q.dim), e.unit->text, dim_name(u.dim));
+        d.labels.push_back({e.items[0]->span, "this is " + dim_name(q.dim), true});
+        d.labels.push_back({e.unit->span, "this is " + dim_name(u.dim), false});
+        throw Error(std::move(d));
+      }
+      Value out = v;
+      out.display = std::make_shared<const DisplayUnit>(DisplayUnit{e.unit->text, u.scale});
+      return out;
+    }
+    case K::With: {
+      Value b = eval(*e.items[0], env);
+      if (b.kind != Value::Kind::Record)
+        fail(codes::not_a_record, e.items[0]->span,
+             fmt::format("`with` needs a record on its left, but this is {}", describe_kind(b)));
+      Record* r = derive(b.rec, e.fields, env);
+      r->name = "";
+      r->kind = b.rec->kind;
+      r->span = e.span;
+      for (const auto& f : e.fields)
+        if (!b.rec->find(f.name)) {
+          Diagnostic d;
+          d.code = codes::unknown_field;
+          d.message = fmt::format("{} has no field `{}` to replace", b.rec->name, f.name);
+          d.labels.push_back({f.name_span, "not a field of " + b.rec->name, true});
+          std::vector<std::string> names;
+          for (const auto& s : b.rec->slots()) names.push_back(s.name);
+          auto close = closest(f.name, names);
+          d.help = close.empty() ? "`with` replaces existing fields; to add fields, declare a record that extends it"
+                                 : fmt::format("did you mean `{}`?", close[0]);
+          throw Error(std::move(d));
+        }
+      return Value::record(r);
+    }
+    case K::Binary: return eval_binary(e, env);
+    case K::Measure: return eval_measure(e, env);
+  }
+  fail(codes::syntax, e.span, "internal: unknown expression");
+}
+
+Interpreter::NodeCache& Interpreter::cache_of(const ast::Expr& e) {
+  if (e.cache_id < node_cache_.size() && node_cache_[e.cache_id].node == &e) [[likely]]
+    return node_cache_[e.cache_id];  // entry 0 belongs to no node
+  return new_cache(e);
+}
+
+Interpreter::NodeCache& Interpreter::new_cache(const ast::Expr& e) {
+  if (node_cache_.empty()) node_cache_.emplace_back();
+  e.cache_id = static_cast<std::uint32_t>(node_cache_.size());
+  return node_cache_.emplace_back(NodeCache{&e});
+}
+
+std::size_t Interpreter::slot_of(const ast::Expr& e, const Record* r) {
+  NodeCache& c = cache_of(e);
+  const SlotTable* t = r->table.get();
+  if (c.table != t) {
+    auto it = t->index.find(e.text);
+    c.table = t;
+    c.slot = it == t->index.end() ? kNoSlot : it->second;
+  }
+  return c.slot;
+}
+
+Binding* Interpreter::binding_of(const ast::Expr& e, Module* m) {
+  NodeCache& c = cache_of(e);
+  if (c.module != m) {
+    c.module = m;
+    c.binding = find_binding(m, e.text);
+  }
+  return c.binding;
+}
+
+Value Interpreter::eval_name(const ast::Expr& e, Env* env) {
+  const std::string& name = e.text;
+  for (Env* s = env; s; s = s->parent) {
+    if (s->self) {
+      if (const std::size_t i = slot_of(e, s->self); i != kNoSlot) {
+        Value v = field(s->self, i, e.span);
+        record_trace(e, v, s->self, i, nullptr);
+        return v;
+      }
+    }
+    for (const auto& [n, v] : s->locals)
+      if (n == name) {
+        record_trace(e, v, nullptr, 0, nullptr);
+        return v;
+      }
+    if (s->module) {
+      if (Binding* b = binding_of(e, s->module)) {
+        Value v = top_value(b, e.span);
+        record_trace(e, v, nullptr, 0, b->stmt->kind == ast::StmtKind::Let ? b : nullptr);
+        return v;
+      }
+    }
+  }
+  if (const Function* f = builtin(name)) return Value::function(f);
+  unknown_name(e, env);
+}
+
+void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
+  std::vector<std::string> names;
+  for (Env* s = env; s; s = s->parent) {
+    if (s->self)
+      for (const auto& sl : s->self->slots()) names.push_back(sl.name);
+    for (const auto& [n, v] : s->locals) names.push_back(n);
+    if (s->module) {
+      std::vector<Module*> todo{s->module};
+      for (std::size_t i = 0; i < todo.size() && i < 64; ++i) {
+        for (const auto& [n, b] : todo[i]->own) names.push_back(n);
+        for (Module* d : todo[i]->imports) todo.push_back(d);
+      }
+    }
+  }
+  for (const auto& [n, f] : builtins_) names.push_back(n);
+  Diagnostic d;
+  d.code = codes::unknown_name;
+  d.message = fmt::format("unknown name `{}`", e.text);
+  d.labels.push_back({e.span, "not defined here", true});
+  auto close = closest(e.text, names);
+  if (!close.empty())
+    d.help = fmt::format("did you mean `{}`?", close[0]);
+  else if (units_.lookup(e.text))
+    d.help = fmt::format("`{}` is a unit; a unit follows a number: write `1 {}`", e.text, e.text);
+  throw Error(std::move(d));
+}
+
+Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
+  Value base = eval(*e.items[0], env);
+  if (base.kind != Value::Kind::Record)
+    fail(codes::not_a_record, e.items[0]->span,
+         fmt::format("`.{}` needs a record on its left, but this is {} ({})", e.text, describe_kind(base), show(base)));
+  Record* r = base.rec;
+  const std::size_t i = slot_of(e, r);
+  if (i == kNoSlot) {
+    std::vector<std::string> names;
+    for (const auto& s : r->slots()) names.push_back(s.name);
+    Diagnostic d;
+    d.code = codes::unknown_field;
+    d.message = fmt::format("{} has no field `{}`", r->name.empty() ? "this record" : r->name, e.text);
+    d.labels.push_back({e.span, "unknown field", true});
+    auto close = closest(e.text, names);
+    if (!close.empty()) d.help = fmt::format("did you mean `{}`?", close[0]);
+    throw Error(std::move(d));
+  }
+  Value v = field(r, i, e.span);
+  record_trace(e, v, r, i, nullptr);
+  return v;
+}
+
+}  // namespace napkin

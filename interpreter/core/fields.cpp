@@ -1,0 +1,194 @@
+// Fields and top-level bindings: evaluated once, on first use, with cycles
+// reported as the chain that closed them.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "grammar/parser.hpp"
+#include "grammar/printer.hpp"
+#include "builtins.hpp"
+#include "interpreter.hpp"
+#include "interpreter/io/read_source.hpp"
+#include "stack_guard.hpp"
+#include "stdlib_files.hpp"
+#include "suggest.hpp"
+
+namespace napkin {
+
+namespace fs = std::filesystem;
+
+std::string Interpreter::frame_label(const Frame& f) {
+  return f.binding ? f.binding->name : f.rec->name + "." + f.rec->slots()[f.slot].name;
+}
+
+void Interpreter::cycle_error(const std::string& label, Span span) {
+  std::string chain;
+  auto it = std::find_if(stack_.begin(), stack_.end(), [&](const Frame& f) { return frame_label(f) == label; });
+  for (auto i = it; i != stack_.end(); ++i) chain += frame_label(*i) + " -> ";
+  chain += label;
+  Diagnostic d;
+  d.code = codes::cycle;
+  d.message = fmt::format("`{}` depends on itself", label);
+  d.labels.push_back({span, "needed again here while it is being computed", true});
+  if (it != stack_.end()) d.labels.push_back({it->span, "first needed here", false});
+  d.notes.push_back("cycle: " + chain);
+  d.help = "give one of the fields in the cycle a value that does not depend on the others";
+  throw Error(std::move(d));
+}
+
+Value Interpreter::top_value(Binding* b, Span use) {
+  FieldState& st = b->state;
+  if (st.status == FieldState::Status::Done) return st.value;
+  if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);
+  if (st.status == FieldState::Status::InProgress) cycle_error(b->name, use);
+  const ast::Stmt& s = *b->stmt;
+  if (s.kind == ast::StmtKind::Fn) {
+    st.value = Value::function(&b->fn);
+    st.status = FieldState::Status::Done;
+    return st.value;
+  }
+  st.status = FieldState::Status::InProgress;
+  stack_.push_back({nullptr, 0, b, use.valid() ? use : s.name_span});
+  Trace* saved = trace_;
+  trace_ = opts_.trace && tracing_ ? &st.trace : nullptr;
+  try {
+    Value v;
+    if (s.kind == ast::StmtKind::Record && !s.value) {
+      v = Value::record(make_record(s, b->module));
+    } else {
+      v = eval(*s.value, b->module->env);
+      if (v.kind == Value::Kind::Record && s.kind == ast::StmtKind::Record) {
+        if (v.rec->name.empty() || v.rec->name.find(" with ") != std::string::npos) {
+          v.rec->name = s.name;
+          v.rec->kind = s.record_kind;
+          v.rec->span = s.name_span;
+        }
+      }
+    }
+    st.value = v;
+    st.status = FieldState::Status::Done;
+  } catch (...) {
+    st.status = FieldState::Status::Failed;
+    st.error = std::current_exception();
+    trace_ = saved;
+    stack_.pop_back();
+    throw;
+  }
+  trace_ = saved;
+  stack_.pop_back();
+  return st.value;
+}
+
+void Interpreter::check_type(const Slot& slot, const Value& v, Record* r) {
+  if (!slot.type_decl) return;
+  const ast::TypeExpr& t = slot.type_decl->type;
+  bool ok = true;
+  std::string got;
+  switch (t.kind) {
+    case ast::TypeKind::None:
+    case ast::TypeKind::Any: return;
+    case ast::TypeKind::Count:
+      ok = v.kind == Value::Kind::Quantity && v.q.dim.dimensionless();
+      break;
+    case ast::TypeKind::Bool: ok = v.kind == Value::Kind::Bool; break;
+    case ast::TypeKind::String: ok = v.kind == Value::Kind::String; break;
+    case ast::TypeKind::Record: ok = v.kind == Value::Kind::Record; break;
+    case ast::TypeKind::List: ok = v.kind == Value::Kind::List; break;
+    case ast::TypeKind::Fn: ok = v.kind == Value::Kind::Function; break;
+    case ast::TypeKind::Unit: {
+      const UnitDef u = resolve_unit(t.unit);
+      ok = v.kind == Value::Kind::Quantity && v.q.dim == u.dim;
+      break;
+    }
+  }
+  if (ok) return;
+  got = v.kind == Value::Kind::Quantity ? dim_name(v.q.dim) : describe_kind(v);
+  std::string want = t.kind == ast::TypeKind::Unit ? dim_name(resolve_unit(t.unit).dim)
+                     : t.kind == ast::TypeKind::Count ? "a plain count"
+                                                      : t.text;
+  Diagnostic d;
+  d.code = codes::field_type;
+  d.message = fmt::format("`{}.{}` must be {} but this value is {}", r->name, slot.name, want, got);
+  d.labels.push_back({slot.decl->value ? slot.decl->value->span : slot.decl->span, "this is " + got, true});
+  d.labels.push_back({t.span, "declared here", false});
+  if (t.kind == ast::TypeKind::Unit && v.kind == Value::Kind::Quantity)
+    d.help = fmt::format("give it a value in {}, such as `1 {}`", t.text, t.text);
+  throw Error(std::move(d));
+}
+
+Value Interpreter::field(Record* r, std::size_t i, Span use) {
+  FieldState& st = r->state[i];
+  if (st.status == FieldState::Status::Done) return st.value;
+  if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);
+  const Slot& slot = r->slots()[i];
+  // Spelled out only when needed: most fields evaluate without error.
+  auto field_label = [&] { return r->name + "." + slot.name; };
+  if (st.status == FieldState::Status::InProgress) cycle_error(field_label(), use);
+  if (!slot.decl->value) {
+    const std::string label = field_label();
+    const ast::FieldDecl* declared = slot.type_decl ? slot.type_decl : slot.decl;
+    Diagnostic d;
+    d.code = codes::missing_input;
+    d.message = fmt::format("`{}` needs a value: `{}` is an input of {} with no value", label, slot.name,
+                            r->name);
+    if (use.valid()) d.labels.push_back({use, "needed here", true});
+    d.labels.push_back({declared->name_span, "declared here", !use.valid()});
+    d.help = fmt::format("give it one: `{} = ...` in {}, or `{} with {{ {} = ... }}`", slot.name, r->name,
+                         r->name, slot.name);
+    throw MissingInput(std::move(d), slot.name, declared->name_span);
+  }
+  st.status = FieldState::Status::InProgress;
+  stack_.push_back({r, i, nullptr, use.valid() ? use : slot.decl->name_span});
+  Trace* saved = trace_;
+  trace_ = opts_.trace && tracing_ ? &st.trace : nullptr;
+  try {
+    Env* env = new_env(slot.env, r, nullptr);
+    struct Release {
+      Interpreter* in;
+      Env* env;
+      ~Release() { in->release_env(env); }
+    } release{this, env};
+    Value v = eval(*slot.decl->value, env);
+    check_type(slot, v, r);
+    if (v.kind == Value::Kind::Record && v.rec->name.empty()) v.rec->name = field_label();
+    st.value = std::move(v);
+    st.status = FieldState::Status::Done;
+  } catch (Error& e) {
+    auto& notes = e.diagnostic().notes;
+    if (notes.size() < 3) notes.push_back(fmt::format("while computing {} ({})", field_label(), slot.decl->name_span.where_line()));
+    st.status = FieldState::Status::Failed;
+    st.error = std::current_exception();
+    trace_ = saved;
+    stack_.pop_back();
+    throw;
+  } catch (...) {
+    st.status = FieldState::Status::Failed;
+    st.error = std::current_exception();
+    trace_ = saved;
+    stack_.pop_back();
+    throw;
+  }
+  trace_ = saved;
+  stack_.pop_back();
+  return st.value;
+}
+
+Value Interpreter::eval_in(Module* m, const ast::Expr& e, Trace* trace) {
+  Trace* saved = trace_;
+  trace_ = trace;
+  try {
+    Value v = eval(e, m->env);
+    trace_ = saved;
+    return v;
+  } catch (...) {
+    trace_ = saved;
+    throw;
+  }
+}
+
+}  // namespace napkin

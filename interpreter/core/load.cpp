@@ -1,0 +1,280 @@
+// Loading: files, the embedded standard library, imports, and the unit
+// declarations and bindings each module brings.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "grammar/parser.hpp"
+#include "grammar/printer.hpp"
+#include "builtins.hpp"
+#include "interpreter.hpp"
+#include "interpreter/io/read_source.hpp"
+#include "stack_guard.hpp"
+#include "stdlib_files.hpp"
+#include "suggest.hpp"
+
+namespace napkin {
+
+namespace fs = std::filesystem;
+
+Module* Interpreter::load_file(const std::string& path) {
+  std::string text;
+  if (const int err = read_source(path, text)) {
+    Diagnostic d;
+    d.code = codes::io;
+    d.message = fmt::format("cannot read {}: {}", path, std::error_code(err, std::generic_category()).message());
+    throw Error(std::move(d));
+  }
+  const fs::path p(path);
+  return load_source(p.lexically_normal().generic_string(), std::move(text), p.parent_path().generic_string());
+}
+
+Module* Interpreter::load_source(std::string name, std::string text, std::string dir) {
+  auto file = std::make_unique<SourceFile>();
+  file->name = std::move(name);
+  file->text = std::move(text);
+  file->dir = std::move(dir);
+  return load_parsed(std::move(file));
+}
+
+std::vector<std::string> Interpreter::std_modules() {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < kStdlibCount; ++i) out.emplace_back(kStdlib[i].name);
+  return out;
+}
+
+Module* Interpreter::load_std(const std::string& name) {
+  const std::string display = "std/" + name;
+  if (auto it = loaded_.find(display); it != loaded_.end()) return it->second;
+  auto file = std::make_unique<SourceFile>();
+  file->name = display;
+  bool found = false;
+  if (!opts_.stdlib_dir.empty()) {
+    std::ifstream in(fs::path(opts_.stdlib_dir) / (name + ".napkin"), std::ios::binary);
+    if (in) {
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      file->text = ss.str();
+      found = true;
+    }
+  }
+  for (std::size_t i = 0; !found && i < kStdlibCount; ++i)
+    if (name == kStdlib[i].name) {
+      file->text.assign(kStdlib[i].text, kStdlib[i].size);
+      found = true;
+    }
+  if (!found) return nullptr;
+  Module* m = load_parsed(std::move(file));
+  m->is_std = true;
+  return m;
+}
+
+std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::Stmt& imp) {
+  fs::path p = fs::path(from->file->dir) / imp.name;
+  auto file = std::make_unique<SourceFile>();
+  file->name = p.lexically_normal().generic_string();
+  file->dir = p.lexically_normal().parent_path().generic_string();
+  if (const int err = read_source(p.string(), file->text); err && err != ENOENT) {
+    Diagnostic d;
+    d.code = codes::io;
+    d.message = fmt::format("cannot read the file \"{}\": {}", imp.name, std::error_code(err, std::generic_category()).message());
+    d.labels.push_back({imp.name_span, "imported here", true});
+    throw Error(std::move(d));
+  } else if (err) {
+    Diagnostic d;
+    d.code = codes::import_not_found;
+    d.message = fmt::format("cannot find the file \"{}\" (looked for {})", imp.name, file->name);
+    d.labels.push_back({imp.name_span, "imported here", true});
+    d.help = "paths are relative to the importing file; the standard library is imported as \"std/NAME\"";
+    throw Error(std::move(d));
+  }
+  return file;
+}
+
+Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file) {
+  const std::string key = file->name;
+  if (auto it = loaded_.find(key); it != loaded_.end()) return it->second;
+  auto mod = std::make_unique<Module>();
+  Module* m = mod.get();
+  m->file = std::move(file);
+  modules_.push_back(std::move(mod));  // owned before parsing: an error's spans point into its file
+  m->ast = parse_module(*m->file);
+  m->env = new_env(nullptr, nullptr, m);
+
+  loading_.push_back(key);
+  for (const auto& st : m->ast.statements) {
+    if (st.kind != ast::StmtKind::Import) continue;
+    Module* dep = nullptr;
+    std::string dep_key;
+    std::unique_ptr<SourceFile> dep_file;
+    if (st.name.rfind("std/", 0) == 0) {
+      dep_key = st.name;
+    } else {
+      dep_file = read_import(m, st);
+      dep_key = dep_file->name;
+    }
+    if (std::find(loading_.begin(), loading_.end(), dep_key) != loading_.end()) {
+      std::string chain;
+      for (auto it = std::find(loading_.begin(), loading_.end(), dep_key); it != loading_.end(); ++it)
+        chain += *it + " -> ";
+      Diagnostic d;
+      d.code = codes::import_cycle;
+      d.message = "import cycle: " + chain + dep_key;
+      d.labels.push_back({st.name_span, "this import closes the cycle", true});
+      d.help = "move what both files need into a third file that both import";
+      throw Error(std::move(d));
+    }
+    if (dep_file) {
+      dep = load_parsed(std::move(dep_file));
+    } else {
+      dep = load_std(st.name.substr(4));
+      if (!dep) {
+        std::vector<std::string> names = std_modules();
+        const auto close = closest(st.name.substr(4), names);
+        Diagnostic d;
+        d.code = codes::import_not_found;
+        d.message = fmt::format("there is no standard module \"{}\"", st.name);
+        d.labels.push_back({st.name_span, "imported here", true});
+        std::string all;
+        for (const auto& n : names) all += (all.empty() ? "std/" : ", std/") + n;
+        d.help = close.empty() ? "the standard modules are " + all : fmt::format("did you mean \"std/{}\"?", close[0]);
+        throw Error(std::move(d));
+      }
+    }
+    if (std::find(m->imports.begin(), m->imports.end(), dep) == m->imports.end()) m->imports.push_back(dep);
+  }
+  loading_.pop_back();
+
+  register_bindings(m);
+  declare_units(m);
+  for (const auto& st : m->ast.statements) {
+    if (st.value) check_units(*st.value);
+    if (st.base) check_units(*st.base);
+    if (st.expected) check_units(*st.expected);
+    if (st.tolerance) check_units(*st.tolerance);
+    for (const auto& p : st.params)
+      if (p.default_value) check_units(*p.default_value);
+    check_units(st.fields);
+  }
+  loaded_[key] = m;
+  return m;
+}
+
+void Interpreter::register_bindings(Module* m) {
+  for (const auto& st : m->ast.statements) {
+    if (st.kind != ast::StmtKind::Let && st.kind != ast::StmtKind::Fn && st.kind != ast::StmtKind::Record) continue;
+    if (auto it = m->own.find(st.name); it != m->own.end()) {
+      Diagnostic d;
+      d.code = codes::duplicate;
+      d.message = fmt::format("`{}` is defined twice in this file", st.name);
+      d.labels.push_back({st.name_span, "defined again here", true});
+      d.labels.push_back({it->second->stmt->name_span, "first defined here", false});
+      d.help = "give one of them another name";
+      throw Error(std::move(d));
+    }
+    Binding& b = bindings_.emplace_back();
+    b.name = st.name;
+    b.stmt = &st;
+    b.module = m;
+    if (st.kind == ast::StmtKind::Fn) {
+      b.fn.name = st.name;
+      b.fn.decl = &st;
+      b.fn.module = m;
+      int required = 0;
+      for (const auto& p : st.params)
+        if (!p.default_value) ++required;
+      b.fn.min_args = required;
+      b.fn.max_args = static_cast<int>(st.params.size());
+      std::string sig = st.name + "(";
+      for (std::size_t i = 0; i < st.params.size(); ++i) sig += (i ? ", " : "") + st.params[i].name;
+      b.fn.signature = sig + ")";
+    }
+    m->own[st.name] = &b;
+    m->order.push_back(&b);
+  }
+}
+
+void Interpreter::declare_units(Module* m) {
+  for (const auto& st : m->ast.statements) {
+    if (st.kind != ast::StmtKind::Unit) continue;
+    if (units_.lookup(st.name)) {
+      // Importing the same file twice declares its units once; anything else
+      // is a clash, a prefixed spelling (`GB`) included.
+      fail(codes::unit_redefined, st.name_span, fmt::format("the unit `{}` is already defined", st.name),
+           "choose another symbol, or use the existing unit");
+    }
+    if (!st.value) {
+      if (!units_.declare_base(st.name))
+        fail(codes::size_limit, st.name_span,
+             fmt::format("too many base units: napkin holds at most {}", kMaxBaseUnits));
+      continue;
+    }
+    check_units(*st.value);
+    Value v = eval(*st.value, m->env);
+    const Quantity& q = expect_quantity(v, st.value.get(), "a unit's definition");
+    if (q.v <= 0) fail(codes::type_mismatch, st.value->span, "a unit must be a positive quantity");
+    units_.declare_derived(st.name, UnitDef{q.v, q.dim});
+  }
+}
+
+void Interpreter::check_units(const std::vector<ast::FieldDecl>& fields) {
+  for (const auto& f : fields) {
+    if (f.value) check_units(*f.value);
+    if (f.type.kind == ast::TypeKind::Unit) resolve_unit(f.type.unit);
+  }
+}
+
+void Interpreter::check_units(const ast::Expr& e) {
+  if (e.unit) resolve_unit(*e.unit);
+  for (const auto& c : e.items) check_units(*c);
+  check_units(e.fields);
+}
+
+UnitDef Interpreter::resolve_unit(const ast::UnitExpr& u) {
+  if (auto it = unit_cache_.find(u.text); it != unit_cache_.end()) return it->second;
+  UnitDef out;
+  for (const auto& t : u.terms) {
+    auto def = units_.lookup(t.symbol);
+    if (!def) {
+      Diagnostic d;
+      d.code = codes::unknown_unit;
+      d.message = fmt::format("unknown unit `{}`", t.symbol);
+      d.labels.push_back({t.span, "not a unit napkin knows", true});
+      auto s = units_.suggest(t.symbol);
+      if (!s.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < s.size(); ++i) list += (i ? (i + 1 == s.size() ? " or " : ", ") : "") + s[i];
+        d.help = fmt::format("did you mean {}?", list);
+      } else {
+        d.help = "units follow a number without spaces (5.3 TB/s); to divide by a name, put spaces around '/', "
+                 "or declare a new unit with `unit NAME`";
+      }
+      throw Error(std::move(d));
+    }
+    out.scale *= std::pow(def->scale, t.power);
+    out.dim = out.dim * def->dim.pow(t.power);
+  }
+  unit_cache_.emplace(u.text, out);
+  return out;
+}
+
+const ast::Expr& Interpreter::parse_snippet(std::string name, std::string text) {
+  snippets_.push_back(SourceFile{std::move(name), std::move(text), ""});
+  snippet_trees_.push_back(parse_expression(snippets_.back()));
+  return *snippet_trees_.back();
+}
+
+Module* Interpreter::prelude() {
+  if (prelude_) return prelude_;
+  std::string text;
+  for (const auto& n : std_modules()) text += "import \"std/" + n + "\"\n";
+  prelude_ = load_source("<prelude>", text, "");
+  return prelude_;
+}
+
+}  // namespace napkin

@@ -1,0 +1,117 @@
+// Arithmetic and comparison on values, with dimensions checked at the operator.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "grammar/parser.hpp"
+#include "grammar/printer.hpp"
+#include "builtins.hpp"
+#include "interpreter.hpp"
+#include "interpreter/io/read_source.hpp"
+#include "stack_guard.hpp"
+#include "stdlib_files.hpp"
+#include "suggest.hpp"
+
+namespace napkin {
+
+namespace fs = std::filesystem;
+
+Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
+  using B = ast::BinOp;
+  const ast::Expr& le = *e.items[0];
+  const ast::Expr& re = *e.items[1];
+  if (e.op == B::And || e.op == B::Or) {
+    Value l = eval(le, env);
+    if (l.kind != Value::Kind::Bool) type_error(l, &le, e.op == B::And ? "true or false before 'and'" : "true or false before 'or'");
+    if (e.op == B::And && !l.b) return l;
+    if (e.op == B::Or && l.b) return l;
+    Value r = eval(re, env);
+    if (r.kind != Value::Kind::Bool) type_error(r, &re, e.op == B::And ? "true or false after 'and'" : "true or false after 'or'");
+    return r;
+  }
+  Value l = eval(le, env);
+  Value r = eval(re, env);
+  if (e.op == B::Eq || e.op == B::Ne) {
+    if (l.kind != Value::Kind::Quantity || r.kind != Value::Kind::Quantity) {
+      bool same;
+      if (l.kind != r.kind)
+        same = false;
+      else if (l.kind == Value::Kind::Bool)
+        same = l.b == r.b;
+      else if (l.kind == Value::Kind::String)
+        same = *l.s == *r.s;
+      else if (l.kind == Value::Kind::Record)
+        same = l.rec == r.rec;
+      else
+        fail(codes::type_mismatch, e.span, fmt::format("cannot compare two values of kind {}", kind_name(l.kind)));
+      if (l.kind != r.kind) {
+        Diagnostic d;
+        d.code = codes::type_mismatch;
+        d.message = fmt::format("cannot compare {} with {}", describe_kind(l), describe_kind(r));
+        d.labels.push_back({le.span, "this is " + describe_kind(l), true});
+        d.labels.push_back({re.span, "this is " + describe_kind(r), false});
+        throw Error(std::move(d));
+      }
+      return Value::boolean(e.op == B::Eq ? same : !same);
+    }
+  }
+  const bool comparison = e.op == B::Eq || e.op == B::Ne || e.op == B::Lt || e.op == B::Le || e.op == B::Gt || e.op == B::Ge;
+  const char* what = comparison ? "a number to compare" : "a number";
+  const Quantity& a = expect_quantity(l, &le, what);
+  const Quantity& b = expect_quantity(r, &re, what);
+  if ((e.op == B::Add || e.op == B::Sub || comparison) && a.dim != b.dim) {
+    Diagnostic d;
+    d.code = comparison ? codes::compare_mismatch : codes::add_mismatch;
+    const std::string da = dim_name(a.dim), db = dim_name(b.dim);
+    d.message = comparison ? fmt::format("cannot compare {} with {}", da, db)
+                : e.op == B::Add ? fmt::format("cannot add {} and {}", da, db)
+                                 : fmt::format("cannot subtract {} from {}", db, da);
+    d.labels.push_back({le.span, fmt::format("this is {} ({})", da, show(l)), true});
+    d.labels.push_back({re.span, fmt::format("this is {} ({})", db, show(r)), false});
+    d.help = comparison ? "both sides of a comparison must have the same dimension"
+                        : fmt::format("both sides of `{}` must have the same dimension", ast::op_text(e.op));
+    throw Error(std::move(d));
+  }
+  switch (e.op) {
+    case B::Add: return finite(a.v + b.v, a.dim, e.span);
+    case B::Sub: return finite(a.v - b.v, a.dim, e.span);
+    case B::Mul: return finite(a.v * b.v, a.dim * b.dim, e.span);
+    case B::Div:
+      if (b.v == 0) {
+        Diagnostic d;
+        d.code = codes::division_by_zero;
+        d.message = "division by zero";
+        d.labels.push_back({re.span, fmt::format("this is {}", show(r)), true});
+        throw Error(std::move(d));
+      }
+      return finite(a.v / b.v, a.dim / b.dim, e.span);
+    case B::Pow: {
+      if (!b.dim.dimensionless())
+        fail(codes::bad_power, re.span, fmt::format("an exponent must be a plain number, but this is {}", dim_name(b.dim)));
+      if (a.dim.dimensionless()) return finite(std::pow(a.v, b.v), a.dim, e.span);
+      if (b.v != std::trunc(b.v) || std::fabs(b.v) > 16)
+        fail(codes::bad_power, re.span,
+             fmt::format("{} can only be raised to a whole power (up to 16), not {}", dim_name(a.dim), show(r)),
+             "a fractional power of a unit has no meaning; take the power of a plain number instead");
+      const int n = static_cast<int>(b.v);
+      for (auto x : a.dim.e)
+        if (std::abs(x * n) > 100) fail(codes::bad_power, e.span, "the unit's power grows too large");
+      return finite(std::pow(a.v, b.v), a.dim.pow(n), e.span);
+    }
+    case B::Eq: return Value::boolean(a.v == b.v);
+    case B::Ne: return Value::boolean(a.v != b.v);
+    case B::Lt: return Value::boolean(a.v < b.v);
+    case B::Le: return Value::boolean(a.v <= b.v);
+    case B::Gt: return Value::boolean(a.v > b.v);
+    case B::Ge: return Value::boolean(a.v >= b.v);
+    default: break;
+  }
+  fail(codes::syntax, e.span, "internal: unknown operator");
+}
+
+}  // namespace napkin
