@@ -2,7 +2,7 @@
 # Installs the Debian packages the build needs, if any are missing; or the
 # packages named as arguments (bench/compare.sh: hyperfine and units).
 set -euo pipefail
-packages=(cmake make g++ tao-pegtl-dev libfmt-dev libtomlplusplus-dev catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev)
+packages=(cmake make g++ tao-pegtl-dev libfmt-dev libtomlplusplus-dev catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev libopenblas0-pthread)
 [ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -17,6 +17,7 @@ namespace {
 
 constexpr std::size_t kGiB = std::size_t{1} << 30;
 constexpr double kScalar = 3.0;
+constexpr double kTriadB = 2.0, kTriadC = 0.5;
 
 struct FreeDeleter {
   void operator()(double* p) const { std::free(p); }
@@ -47,6 +48,22 @@ std::string size_text(std::size_t bytes) {
 
 }  // namespace
 
+double stream_source(std::size_t i) { return 1.0 + static_cast<double>(i % 1024); }
+
+std::string check_stream(StreamKernel kernel, const double* result, std::size_t n) {
+  const bool triad = kernel == StreamKernel::Triad;
+  const auto wrong = [&](std::size_t i) {
+    const double want = triad ? kTriadB + kScalar * kTriadC : stream_source(i);
+    return result[i] != want ? fmt::format("wrong result at element {}: {} instead of {}", i, result[i], want)
+                             : std::string();
+  };
+  // A prime stride meets every thread's share and every offset within a
+  // page; the last element catches a loop that stops one short.
+  for (std::size_t i = 0; i < n; i += 4099)
+    if (auto w = wrong(i); !w.empty()) return w;
+  return n ? wrong(n - 1) : std::string();
+}
+
 Measurement cpu_stream(StreamKernel kernel, int threads, const Settings& s) {
   const bool triad = kernel == StreamKernel::Triad;
   const int arrays = triad ? 3 : 2;
@@ -58,12 +75,14 @@ Measurement cpu_stream(StreamKernel kernel, int threads, const Settings& s) {
   double* pc = c.get();
 
   ThreadTeam team(threads);
+  // The result array starts with values the kernel must overwrite: c is not
+  // a copy of a, and a is not b + 3·c, so a pass that skips work fails the check.
   team.run([&](int t) {
     auto [lo, hi] = team.share(n, t);
     for (std::size_t i = lo; i < hi; ++i) {
-      pa[i] = 1.0 + static_cast<double>(i % 1024);
-      if (pb) pb[i] = 2.0;
-      pc[i] = 0.5;
+      pa[i] = stream_source(i);
+      if (pb) pb[i] = kTriadB;
+      pc[i] = kTriadC;
     }
   });
 
@@ -84,11 +103,7 @@ Measurement cpu_stream(StreamKernel kernel, int threads, const Settings& s) {
     if (r > 0) rates.push_back(moved / std::max(sec, 1e-9));  // the first pass warms the pages and caches
   }
 
-  for (std::size_t i = 0; i < n; i += 4099) {
-    const double want = triad ? 2.0 + kScalar * 0.5 : 1.0 + static_cast<double>(i % 1024);
-    const double got = triad ? pa[i] : pc[i];
-    if (got != want) throw std::runtime_error(fmt::format("wrong result at element {}: {} instead of {}", i, got, want));
-  }
+  if (std::string wrong = check_stream(kernel, triad ? pa : pc, n); !wrong.empty()) throw std::runtime_error(wrong);
 
   Measurement m;
   m.probe = triad ? "cpu.triad_bandwidth" : "cpu.copy_bandwidth";

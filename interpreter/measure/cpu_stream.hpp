@@ -2,6 +2,9 @@
 // STREAM-style memory bandwidth on the CPU: copy (c = a) and triad
 // (a = b + s·c) over arrays too big for the caches, bytes counted the STREAM
 // way (each array read or written once per pass).
+#include <cstddef>
+#include <string>
+
 #include "measurement.hpp"
 #include "settings.hpp"
 
@@ -12,5 +15,12 @@ enum class StreamKernel { Copy, Triad };
 // Throws std::runtime_error when the arrays cannot be allocated or the
 // result is wrong.
 Measurement cpu_stream(StreamKernel kernel, int threads, const Settings& s);
+
+// What copy's source array a holds at element i; copy must leave c equal to it.
+double stream_source(std::size_t i);
+
+// Sampled elements of the array a pass wrote (c for copy, a for triad),
+// against what the kernel must have written: "" or what is wrong.
+std::string check_stream(StreamKernel kernel, const double* result, std::size_t n);
 
 }  // namespace napkin::measure

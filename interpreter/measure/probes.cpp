@@ -3,18 +3,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 
 #include "cpu_info.hpp"
 #include "cpu_matmul.hpp"
 #include "cpu_stream.hpp"
 #include "gpu_module.hpp"
+#include "thread_team.hpp"
 
 namespace napkin::measure {
 
 namespace {
 
 const ProbeArg kThreads{"threads", {}, ""};
+constexpr int kOversubscribe = 4;
 
 std::vector<ProbeInfo> make_list() {
   const std::vector<std::string> gpu_dtypes{"bf16", "fp16", "tf32", "fp32", "fp8"};
@@ -23,18 +26,21 @@ std::vector<ProbeInfo> make_list() {
        "memory_bandwidth"},
       {"cpu.triad_bandwidth", "B/s", "STREAM triad over arrays of max(4 × last-level cache, 1 GiB)", {kThreads}, false,
        "memory_bandwidth"},
-      {"cpu.matmul_throughput", "FLOP/s", "napkin's blocked fp32 matmul", {{"dtype", {"fp32"}, "fp32"}, kThreads},
+      {"cpu.matmul_throughput", "FLOP/s", "fp32 matmul through OpenBLAS (napkin's blocked kernel without it)",
+       {{"dtype", {"fp32"}, "fp32"}, kThreads},
        false, "peak_fp32"},
       {"gpu.copy_bandwidth", "B/s", "STREAM copy over 1 GiB buffers", {}, true, "memory_bandwidth"},
       {"gpu.triad_bandwidth", "B/s", "STREAM triad over 1 GiB buffers", {}, true, "memory_bandwidth"},
-      {"gpu.read_bandwidth", "B/s", "a sum over a 1 GiB buffer", {}, true, "memory_bandwidth"},
+      {"gpu.read_bandwidth", "B/s", "a sum over a 1 GiB buffer, reduced per block", {}, true, "memory_bandwidth"},
       {"gpu.memcpy_bandwidth", "B/s", "cudaMemcpy device to device, counted as copy is", {}, true, "memory_bandwidth"},
       {"gpu.matvec_bandwidth", "B/s", "a decode-like bf16 mat-vec over a 470 MB matrix", {}, true, "memory_bandwidth"},
-      {"gpu.matmul_throughput", "FLOP/s", "cuBLASLt matmul at 4096³ and 8192³", {{"dtype", gpu_dtypes, "bf16"}}, true,
-       "peak_"},
+      {"gpu.matmul_throughput", "FLOP/s", "cuBLASLt matmul, its top algorithms at 4096³, 8192³ and 16384³",
+       {{"dtype", gpu_dtypes, "bf16"}}, true, "peak_"},
       {"gpu.host_to_device_bandwidth", "B/s", "cudaMemcpy host to device", {{"memory", {"pinned", "pageable"}, "pinned"}},
        true, ""},
-      {"gpu.launch_latency", "s", "back-to-back launches of an empty kernel", {}, true, ""},
+      {"gpu.launch_latency", "s", "an empty kernel's launch to its completion, seen by the host", {}, true, ""},
+      {"gpu.launch_interval", "s", "the time between back-to-back launches of an empty kernel (1 / launches per second)",
+       {}, true, ""},
   };
 }
 
@@ -91,9 +97,16 @@ std::string settle(Request& r, const std::vector<std::pair<std::string, std::str
       if (k == a.name) value = v;
     if (a.choices.empty()) {
       if (value.empty()) value = std::to_string(cpu_info().threads);
-      const int n = std::atoi(value.c_str());
-      if (n < 1 || std::to_string(n) != value)
+      int n = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (ec != std::errc() || end != value.data() + value.size() || n < 1 || std::to_string(n) != value)
         return fmt::format("`{}` must be a whole number of at least 1, not {}", a.name, value);
+      // More threads than CPUs measures the scheduler; a few times over is
+      // allowed, to see what oversubscription costs.
+      const int most = std::min(ThreadTeam::kMaxSize, kOversubscribe * cpu_info().threads);
+      if (n > most)
+        return fmt::format("`{}` must be at most {} ({} × the {} CPUs napkin may run on), not {}", a.name, most,
+                           kOversubscribe, cpu_info().threads, value);
     } else if (std::find(a.choices.begin(), a.choices.end(), value) == a.choices.end()) {
       return fmt::format("{} cannot measure {} = {}: it takes {}", r.probe->name, a.name, value, join(a.choices));
     }

@@ -3,6 +3,7 @@
 // methods (STREAM's array rule, cuBLAS at 4096³ and 8192³); smaller figures
 // make a quick, less faithful run, and the provenance says which was used.
 #include <cstddef>
+#include <string>
 
 namespace napkin::measure {
 
@@ -10,8 +11,9 @@ struct Settings {
   std::size_t cpu_array_bytes = 0;  // per STREAM array; 0: max(4 × last-level cache, 1 GiB)
   int cpu_matmul_n = 0;             // the square matmul's size; 0: 2048
   int cpu_runs = 11;                // STREAM runs, the first dropped as a warm-up
+  std::string cpu_blas;             // the CPU matmul's library: "" OpenBLAS, "none" napkin's kernel, or a path
 
-  // NAPKIN_CPU_ARRAY_MIB and NAPKIN_CPU_MATMUL_N override the defaults.
+  // NAPKIN_CPU_ARRAY_MIB, NAPKIN_CPU_MATMUL_N and NAPKIN_CPU_BLAS override the defaults.
   static Settings from_environment();
 };
 

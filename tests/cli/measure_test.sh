@@ -68,6 +68,21 @@ expect_match run.env_no_measure 0 '= 1 GB/s  \[fallback: measurements are off\]'
 expect_match run.no_module 0 '= 4\.8 TB/s  \[fallback: no GPU: the GPU module' out -- \
   env NAPKIN_GPU_MODULE=$tmp/none.so "$napkin" run "$tmp/probe.napkin" --steps
 
+# A thread count far past the machine is a clean reason, not an abort in the thread team.
+echo 'let bw = measure(cpu.copy_bandwidth, threads = 100000) else 1 GB/s' >"$tmp/threads.napkin"
+expect_match run.too_many_threads 0 '= 1 GB/s  \[fallback: `threads` must be at most [0-9]+ ' out -- \
+  "$napkin" run "$tmp/threads.napkin" --steps --remeasure
+
+# The CPU matmul names the library it ran, or napkin's own kernel and why.
+expect_match measure.cpu_blas_off 0 "is napkin's blocked fp32 kernel .*no BLAS \(NAPKIN_CPU_BLAS=none\)" out -- \
+  env NAPKIN_CPU_BLAS=none "$napkin" measure --probe cpu.matmul_throughput
+if "$napkin" measure --probe cpu.matmul_throughput 2>&1 | grep -q 'OpenBLAS not found'; then
+  echo "note: no OpenBLAS here; the CPU matmul used napkin's own kernel"
+else
+  expect_match measure.cpu_blas 0 'is cblas_sgemm from OpenBLAS [0-9]' out -- \
+    "$napkin" measure --probe cpu.matmul_throughput
+fi
+
 echo 'let bw = measure(gpu.copy_bandwidth)' >"$tmp/nofallback.napkin"
 expect_match run.no_fallback 2 'error\[E0900\]: `gpu.copy_bandwidth` could not be measured: no GPU: the GPU module' err -- \
   env NAPKIN_GPU_MODULE=$tmp/none.so "$napkin" run "$tmp/nofallback.napkin"

@@ -156,5 +156,6 @@ void run_matvec(napkin_gpu_result* out);
 void run_matmul(const std::string& dtype, napkin_gpu_result* out);
 void run_host_to_device(const std::string& memory, napkin_gpu_result* out);
 void run_launch_latency(napkin_gpu_result* out);
+void run_launch_interval(napkin_gpu_result* out);
 
 }  // namespace napkin::gpu

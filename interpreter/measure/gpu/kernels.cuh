@@ -6,18 +6,19 @@
 
 #include <cstddef>
 
+#include "stream_check.hpp"
+
 namespace napkin::gpu::kernels {
 
 enum class Stream { Copy, Triad, Read };
 
-// The value the stream buffers are filled with at element i (of doubles).
-__host__ __device__ inline double stream_pattern(std::size_t i) { return 1.0 + static_cast<double>(i % 1024); }
+using verify::stream_pattern;
 
 // Blocks of `threads` that keep every SM busy with this kernel.
 int stream_grid(Stream k, int threads);
 // p[i] = constant, or stream_pattern(i) when constant is 0.
 void fill_stream(double2* p, std::size_t n, double constant);
-// Copy: c = a. Triad: a = b + s·c. Read: *sum += Σ a.
+// Copy: c = a. Triad: a = b + s·c. Read: *sum += Σ a, one atomic add per block.
 void stream(Stream k, int blocks, int threads, double2* a, const double2* b, double2* c, double s, std::size_t n,
             double* sum);
 void empty();

@@ -59,6 +59,7 @@ NAPKIN_GPU_EXPORT void napkin_gpu_run(const char* probe, const char* arg, napkin
     else if (p == "matmul_throughput") run_matmul(a.empty() ? "bf16" : a, out);
     else if (p == "host_to_device_bandwidth") run_host_to_device(a, out);
     else if (p == "launch_latency") run_launch_latency(out);
+    else if (p == "launch_interval") run_launch_interval(out);
     else throw Failure("the GPU module has no probe " + p);
     NAPKIN_CUDA(cudaDeviceSynchronize());
   } catch (const std::exception& ex) {

@@ -1,5 +1,6 @@
 // STREAM kernels: grid-stride loops over double2, so every load and store
-// is 16 bytes wide.
+// is 16 bytes wide. Sums of the pattern are whole numbers far below 2^53,
+// so the read kernel's result is exact in any order of addition.
 #include "kernels.cuh"
 
 namespace napkin::gpu::kernels {
@@ -27,15 +28,38 @@ __global__ void triad_kernel(double2* __restrict__ a, const double2* __restrict_
   }
 }
 
+constexpr int kReadUnroll = 4;
+constexpr int kMaxWarps = 32;  // blocks of up to 1024 threads
+
+// Four independent 16-byte loads in flight per thread (one is not enough to
+// cover HBM latency at this occupancy), then one sum per block, so a launch
+// ends with a few hundred atomic adds instead of one per warp.
 __global__ void read_kernel(const double2* __restrict__ a, std::size_t n, double* sum) {
-  double s = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const double2 x = a[i];
-    s += x.x + x.y;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  double s[kReadUnroll] = {};
+  for (; i + (kReadUnroll - 1) * stride < n; i += kReadUnroll * stride) {
+    double2 x[kReadUnroll];
+#pragma unroll
+    for (int u = 0; u < kReadUnroll; ++u) x[u] = a[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < kReadUnroll; ++u) s[u] += x[u].x + x[u].y;
   }
-  for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
-  if (threadIdx.x % 32 == 0) atomicAdd(sum, s);
+  for (; i < n; i += stride) s[0] += a[i].x + a[i].y;
+  double t = 0;
+#pragma unroll
+  for (int u = 0; u < kReadUnroll; ++u) t += s[u];
+  for (int o = 16; o > 0; o /= 2) t += __shfl_down_sync(0xffffffffu, t, o);
+
+  __shared__ double warp_sums[kMaxWarps];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = (blockDim.x + 31) / 32;
+  if (lane == 0) warp_sums[warp] = t;
+  __syncthreads();
+  if (warp == 0) {
+    t = lane < warps ? warp_sums[lane] : 0;
+    for (int o = 16; o > 0; o /= 2) t += __shfl_down_sync(0xffffffffu, t, o);
+    if (lane == 0) atomicAdd(sum, t);
+  }
 }
 
 __global__ void empty_kernel() {}
