@@ -73,6 +73,27 @@ echo 'let bw = measure(cpu.copy_bandwidth, threads = 100000) else 1 GB/s' >"$tmp
 expect_match run.too_many_threads 0 '= 1 GB/s  \[fallback: `threads` must be at most [0-9]+ ' out -- \
   "$napkin" run "$tmp/threads.napkin" --steps --remeasure
 
+# A thread the system will not start (here: too little address space for
+# its stack) is the probe's reason, not std::terminate. How much address
+# space napkin needs varies by build, so a range of limits is tried; none
+# may abort.
+echo 'let bw = measure(cpu.copy_bandwidth, threads = 8) else 1 GB/s' >"$tmp/threads8.napkin"
+aborted="" refused=0
+for kib in 50000 55000 60000 65000 70000 80000; do
+  (ulimit -v $kib; NAPKIN_CPU_ARRAY_MIB=1 "$napkin" run "$tmp/threads8.napkin" --steps --remeasure) >"$tmp/out" 2>&1
+  code=$?
+  if [ $code -eq 134 ] || grep -q 'terminate called' "$tmp/out"; then aborted="$aborted $kib"; fi
+  grep -q 'fallback: cannot start thread' "$tmp/out" && refused=$((refused + 1))
+done
+if [ -n "$aborted" ]; then
+  echo "FAIL run.thread_cannot_start: napkin aborted under ulimit -v$aborted"
+  show_output "$tmp/out"
+  failures=$((failures + 1))
+else
+  passes=$((passes + 1))
+  [ $refused -gt 0 ] || echo "note: no limit tried made a thread fail to start in this build"
+fi
+
 # The CPU matmul names the library it ran, or napkin's own kernel and why.
 expect_match measure.cpu_blas_off 0 "is napkin's blocked fp32 kernel .*no BLAS \(NAPKIN_CPU_BLAS=none\)" out -- \
   env NAPKIN_CPU_BLAS=none "$napkin" measure --probe cpu.matmul_throughput
