@@ -38,7 +38,9 @@ Every error napkin reports has a stable code, the place it was found
 can, a `help:` line saying what to write instead. Codes are grouped by stage.
 Each example below is a case of the error catalogue in `tests/errors/`: the
 input, then exactly what `napkin run` prints on stderr. `napkin run` exits
-with status 2 on an error and 1 when a check fails.
+with status 2 on an error and 1 when a check fails. A case's first line,
+`# expect: CODE at LINE:COL`, is the error a person expects there; its test
+checks that the message has that code at that place.
 
 This page is generated from the catalogue by `tests/errors/gen_docs.sh`; a
 test fails when the two differ.
@@ -74,7 +76,7 @@ grep -o 'inline constexpr const char\* [a-z_]* = "E[0-9]*"' grammar/error_codes.
       printf '```\n\n'
     else
       printf '`tests/errors/generated/%s.awk` writes the input:' "$case_name"
-      sed -n 's/^# \{0,1\}/ /p' "tests/errors/generated/$case_name.awk" | tr -d '\n'
+      sed -n '/^# expect:/d; s/^# \{0,1\}/ /p' "tests/errors/generated/$case_name.awk" | tr -d '\n'
       printf '\n\n'
     fi
     printf '```text\n'

@@ -11,12 +11,13 @@ for f in examples/*.napkin; do
   "$napkin" run "$f" --steps >"tests/golden/examples/$name.out" 2>/dev/null || true
   "$napkin" run "$f" --format json >"tests/golden/examples/$name.json" 2>/dev/null || true
 done
-for f in tests/errors/*.napkin; do
-  "$napkin" run "$f" >/dev/null 2>"${f%.napkin}.err" || true
-done
-for f in tests/errors/generated/*.awk; do
-  name=$(basename "$f" .awk)
-  tests/errors/generated/run.sh "$napkin" "$name" >/dev/null 2>"tests/errors/$name.err" || true
+# Each error case declares its code and location (`# expect: ...`); a case
+# whose error is not the declared one, or whose exit status is not the one
+# its code implies, fails the update (after every golden is written).
+wrong_cases=()
+for f in tests/errors/*.napkin tests/errors/generated/*.awk; do
+  name=$(basename "$f"); name=${name%.*}
+  tests/errors/check_case.sh --write "$napkin" "$name" || wrong_cases+=("$name")
 done
 exercise=examples/exercise1_size_a_model.napkin
 for pair in md:markdown tex:latex toml:toml json:json; do
@@ -31,3 +32,7 @@ for plot in roofline sweep; do
   "$napkin" plot "$plot" examples/decode_batch_sweep.napkin >"tests/golden/plots/decode_batch_sweep.$plot.svg" 2>/dev/null || true
 done
 echo "golden files regenerated; review them with: git diff --stat tests/ && git diff tests/"
+if [ ${#wrong_cases[@]} -gt 0 ]; then
+  echo "error cases whose error is not the declared one: ${wrong_cases[*]}" >&2
+  exit 1
+fi

@@ -1,3 +1,4 @@
+# expect: E0201 at 1002:9
 # A 1,000-deep `extends` chain, deepest record first so that evaluating it
 # goes all the way down at once; it evaluates, and the error is in the
 # last line.

@@ -1,3 +1,4 @@
+# expect: E0701 at 2001:23
 # A 100,000-deep `extends` chain, deepest record first: past the
 # evaluator's depth limit.
 BEGIN {

@@ -1,3 +1,4 @@
+# expect: E0701 at 2002:12
 # A record whose 100,000 fields each need the next one down, the first
 # needing all the others.
 BEGIN {

@@ -1,3 +1,4 @@
+# expect: E0702 at 6:1
 # A sweep of 1,001 × 1,000 points, just over the million a sweep may have.
 BEGIN {
   print "record link {"
