@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "grammar/code_format.hpp"
 #include "utf8.hpp"
 
 namespace napkin {
@@ -55,6 +56,20 @@ std::string printable(std::string_view s) {
   return out;
 }
 
+// A message, label, note or help line, clipped, with its control characters
+// (ESC, BEL, CR: bytes a file or a value can carry) written as \x1b so that
+// a file cannot drive the terminal its errors are printed on.
+std::string text_line(std::string_view s) {
+  const std::string clipped = clip(s, kMaxText);
+  std::string out;
+  for (const char c : clipped) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7F) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+  }
+  return out;
+}
+
 std::string clean_line(std::string_view line, const Window& w) {
   const std::size_t b = byte_of(line, w.start);
   std::string_view shown = line.substr(b);
@@ -82,7 +97,7 @@ std::string render(const Diagnostic& d) {
         primary = &l;
         break;
       }
-  const std::string message = clip(d.message, kMaxText);
+  const std::string message = text_line(d.message);
   if (primary)
     out += fmt::format("{}: error[{}]: {}\n", primary->span.where(), d.code, message);
   else

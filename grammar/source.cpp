@@ -8,9 +8,12 @@ namespace napkin {
 
 std::pair<int, int> SourceFile::line_col(std::size_t offset) const {
   if (line_starts.empty() || indexed_text != text.data() || indexed_size != text.size()) {
+    // A line ends at \n, \r\n, or a lone \r (an old Mac file).
     line_starts.assign(1, 0);
-    for (std::size_t i = text.find('\n'); i != std::string::npos; i = text.find('\n', i + 1))
+    for (std::size_t i = text.find_first_of("\r\n"); i != std::string::npos; i = text.find_first_of("\r\n", i + 1)) {
+      if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
       line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+    }
     indexed_text = text.data();
     indexed_size = text.size();
   }
@@ -24,13 +27,11 @@ std::pair<int, int> SourceFile::line_col(std::size_t offset) const {
 }
 
 std::string_view SourceFile::line_text(int line) const {
-  std::size_t pos = 0;
-  for (int l = 1; l < line; ++l) {
-    pos = text.find('\n', pos);
-    if (pos == std::string::npos) return {};
-    ++pos;
-  }
-  std::size_t end = text.find('\n', pos);
+  if (line < 1) return {};
+  line_col(0);  // builds line_starts
+  if (static_cast<std::size_t>(line) > line_starts.size()) return {};
+  const std::size_t pos = line_starts[static_cast<std::size_t>(line) - 1];
+  std::size_t end = text.find_first_of("\r\n", pos);
   if (end == std::string::npos) end = text.size();
   std::string_view v(text);
   v = v.substr(pos, end - pos);

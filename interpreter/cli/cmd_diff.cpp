@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -29,10 +30,10 @@ bool regular(const std::string& path) {
 Module* load(Interpreter& in, const std::string& path, const std::string& name, const std::string& dir) {
   std::string text;
   if (path != "/dev/null") {  // git's stand-in for a file that does not exist on one side
-    if (const int err = read_source(path, text)) {
+    if (const int err = read_source(path, text, /*allow_pipe=*/true)) {
       Diagnostic d;
       d.code = codes::io;
-      d.message = fmt::format("cannot read {}: {}", path, std::strerror(err));
+      d.message = fmt::format("cannot read {}: {}", path, read_error_text(err));
       throw Error(std::move(d));
     }
   }
@@ -47,7 +48,7 @@ bool parse_threshold(std::string s, double& out) {
     scale = 0.01;
   }
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || p != s.data() + s.size() || out < 0) return false;
+  if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(out) || out < 0) return false;
   out *= scale;
   return true;
 }

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -17,12 +18,15 @@ namespace napkin::cli {
 namespace {
 
 // 0, or why `path` could not be read.
-int read_all(const std::string& path, std::string& text) {
-  if (path != "-") return read_source(path, text);
-  std::ostringstream ss;
-  ss << std::cin.rdbuf();
-  text = ss.str();
-  return 0;
+// With -w only a regular file is read: a FIFO or a device cannot be rewritten.
+int read_all(const std::string& path, std::string& text, bool write) {
+  if (path != "-") return read_source(path, text, /*allow_pipe=*/!write);
+  // Read as a file is: up to just past the size limit, which parsing reports.
+  text.clear();
+  char buf[1 << 16];
+  while (text.size() <= kMaxSourceBytes && std::cin.read(buf, sizeof buf).gcount() > 0)
+    text.append(buf, static_cast<std::size_t>(std::cin.gcount()));
+  return std::cin.bad() ? EIO : 0;
 }
 
 // The formatted text, or "" with `why` set. A layout that would parse to a
@@ -55,8 +59,8 @@ Result cmd_fmt(const FmtArgs& a, const Common&) {
       continue;
     }
     std::string text;
-    if (const int err = read_all(path, text)) {
-      r.err += fmt::format("napkin fmt: cannot read {}: {}\n", path, std::strerror(err));
+    if (const int err = read_all(path, text, a.write)) {
+      r.err += fmt::format("napkin fmt: cannot read {}: {}\n", path, read_error_text(err));
       failed = true;
       continue;
     }

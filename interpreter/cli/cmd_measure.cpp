@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "grammar/diagnostic.hpp"
+#include "interpreter/io/atomic_write.hpp"
 #include "interpreter/measure/cache.hpp"
 #include "catalog.hpp"
 #include "interpreter/measure/cpu_info.hpp"
@@ -184,9 +186,13 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       return res;
     }
     try {
-      write_profile(a.out, make_profile(device, done, on_gpu ? gpu->memory_bytes : 0));
+      // Through write_output: only a regular file is replaced; a device or FIFO is written to.
+      write_output(a.out, profile_toml(a.out, make_profile(device, done, on_gpu ? gpu->memory_bytes : 0)));
       res.out += fmt::format("Wrote the hardware profile {}; use it as: hardware mine = import_toml(\"{}\")\n", a.out,
                              a.out);
+    } catch (const Error& e) {
+      res.err += render(e.diagnostic());
+      res.code = 2;
     } catch (const std::exception& e) {
       res.err += fmt::format("error[E0602]: {}\n", e.what());
       res.code = 2;

@@ -22,10 +22,11 @@ Result cmd_plot(const PlotArgs& a, const Common& c) {
         svg = sweep_svg(in, sweeps[static_cast<std::size_t>(a.sweep - 1)]);
       }
     } catch (const PlotError& e) {
-      return Result{"", fmt::format("error: {}\n", e.what()), 2};
+      const std::string what = e.what();  // a limit comes with its code already
+      return Result{"", what.rfind("error[", 0) == 0 ? what + "\n" : fmt::format("error: {}\n", what), 2};
     }
     if (a.output.empty() || a.output == "-") return Result{svg, "", 0};
-    atomic_write(a.output, svg);
+    write_output(a.output, svg);
     return Result{};
   });
 }

@@ -3,6 +3,8 @@
 // and evaluates it, so every figure comes from std/serving's formulas.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "interpreter/core/suggest.hpp"
 #include "guarded.hpp"
 
@@ -33,10 +35,26 @@ void require_known(const std::string& what, const std::string& name, const std::
 
 std::string number(double v) { return fmt::format("{}", v); }
 
+// The options are checked here, before they become napkin source: a NaN
+// would read as an unknown name `nan` in <quick>, an mfu of 0 as a division
+// by zero inside std/serving.
+void require_range(const char* option, double v, double lo, double hi, bool lo_open, const char* what) {
+  if (std::isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi) return;
+  Diagnostic d;
+  d.code = codes::usage;
+  d.message = fmt::format("{} {} is out of range: it must be {}", option, v, what);
+  throw Error(std::move(d));
+}
+
 }  // namespace
 
 Result cmd_quick(const QuickArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
+    require_range("--batch", a.batch, 1, 1e9, false, "a number of sequences from 1 to 1e9");
+    require_range("--context", a.context, 1, 1e12, false, "a number of tokens from 1 to 1e12");
+    require_range("--prompt", a.prompt, 0, 1e12, false, "a number of tokens from 1 to 1e12");
+    require_range("--price", a.price, 0, 1e9, false, "USD per GPU-hour from 0 to 1e9");
+    require_range("--mfu", a.mfu, 0, 100, true, "a percentage above 0 and at most 100");
     require_known("model", a.model, catalog(in, "models", "model"));
     require_known("GPU", a.gpu, catalog(in, "hardware", "hardware"));
     std::string fields = fmt::format("model = {}, gpu = {}, batch = {}, context = {} token", a.model, a.gpu,

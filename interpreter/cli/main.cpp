@@ -2,7 +2,10 @@
 // subcommand to a small function. Exit codes: 0 ok, 1 a check failed,
 // 2 a usage, parse or evaluation error.
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 
 #include "interpreter/output/output.hpp"
@@ -11,8 +14,26 @@
 
 namespace {
 
-void out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
-void err(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stderr); }
+// Writes `s` whole and flushes it; 0, or the errno of a failed write.
+int put(const std::string& s, std::FILE* f) {
+  errno = 0;
+  if (std::fwrite(s.data(), 1, s.size(), f) != s.size() || std::fflush(f) != 0 || std::ferror(f))
+    return errno ? errno : EIO;
+  return 0;
+}
+
+// Output that could not be written is an error (exit 2), never a silent
+// success: a full disk or a closed pipe loses what napkin printed. A closed
+// pipe (`napkin run f | head`) ends quietly, as other Unix tools do.
+int finish(const napkin::cli::Result& r) {
+  const int out_err = put(r.out, stdout);
+  const int err_err = put(r.err, stderr);
+  if (out_err && out_err != EPIPE)
+    put(fmt::format("error[E0602]: cannot write the output: {}\n", std::strerror(out_err)), stderr);
+  if (out_err || err_err) return 2;
+  return r.code;
+}
+
 
 }  // namespace
 
@@ -38,7 +59,8 @@ int main(int argc, char** argv) {
   Common common;
   auto add_common = [&](CLI::App* sub) {
     sub->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
-    sub->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy");
+    sub->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy")
+        ->check(CLI::ExistingDirectory);
     sub->add_flag("--no-measure", common.no_measure, "measure(...) uses its fallback instead of running a probe");
     sub->add_flag("--remeasure", common.remeasure, "measure(...) runs its probe again instead of using the cache");
   };
@@ -79,13 +101,11 @@ int main(int argc, char** argv) {
       "quick", "the standard serving report for a catalog model on a catalog GPU (std/serving's `serving`)");
   quick_cmd->add_option("--model", quick.model, "a model from std/models, e.g. llama3_8b")->required();
   quick_cmd->add_option("--gpu", quick.gpu, "a GPU from std/hardware, e.g. h100_sxm")->required();
-  quick_cmd->add_option("--batch", quick.batch, "sequences decoded together (default 1)")->check(CLI::PositiveNumber);
-  quick_cmd->add_option("--context", quick.context, "tokens held per sequence (default 2048)")->check(CLI::PositiveNumber);
-  quick_cmd->add_option("--prompt", quick.prompt, "tokens prefilled before the first output (default: the context)")
-      ->check(CLI::PositiveNumber);
-  quick_cmd->add_option("--price", quick.price, "USD per GPU-hour (default 2)")->check(CLI::NonNegativeNumber);
-  quick_cmd->add_option("--mfu", quick.mfu, "percent of peak FLOP/s that prefill reaches (default 50)")
-      ->check(CLI::Range(0.0, 100.0));
+  quick_cmd->add_option("--batch", quick.batch, "sequences decoded together (default 1)");
+  quick_cmd->add_option("--context", quick.context, "tokens held per sequence (default 2048)");
+  quick_cmd->add_option("--prompt", quick.prompt, "tokens prefilled before the first output (default: the context)");
+  quick_cmd->add_option("--price", quick.price, "USD per GPU-hour (default 2)");
+  quick_cmd->add_option("--mfu", quick.mfu, "percent of peak FLOP/s that prefill reaches (default 50)");
   quick_cmd->add_flag("--steps", quick.steps, "show each value's derivation");
   quick_cmd->add_option("--format", quick.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
   add_common(quick_cmd);
@@ -107,7 +127,8 @@ int main(int argc, char** argv) {
   add_common(roofline_cmd);
   auto* plot_sweep_cmd = plot_cmd->add_subcommand("sweep", "a sweep's numeric columns against its first input");
   plot_sweep_cmd->add_option("file", plot.file, "a .napkin file with `sweep` statements")->required();
-  plot_sweep_cmd->add_option("--sweep", plot.sweep, "which sweep, counting from 1 (default 1)")->check(CLI::PositiveNumber);
+  plot_sweep_cmd->add_option("--sweep", plot.sweep, "which sweep, counting from 1 (default 1)")
+      ->check(CLI::Range(1, 1000000));
   plot_sweep_cmd->add_option("-o,--output", plot.output, "the SVG file to write (default: standard output)");
   add_common(plot_sweep_cmd);
 
@@ -151,6 +172,8 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  // A closed pipe is an error to report (EPIPE), not a signal that kills napkin.
+  std::signal(SIGPIPE, SIG_IGN);
   Result r;
   if (*run_cmd) r = cmd_run(run, common);
   else if (*explain_cmd) r = cmd_explain(explain, common);
@@ -165,7 +188,5 @@ int main(int argc, char** argv) {
   else if (*diff_cmd) r = cmd_diff(diff, common);
   else if (*fmt_cmd) r = cmd_fmt(fmt_args, common);
   else if (*measure_cmd) r = cmd_measure(measure, common);
-  out(r.out);
-  err(r.err);
-  return r.code;
+  return finish(r);
 }

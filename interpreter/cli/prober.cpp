@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -26,11 +28,49 @@ bool arg_text(const Value& v, std::string& out) {
     case Value::Kind::Record: out = v.rec->name; return !out.empty();
     case Value::Kind::String: out = *v.s; return true;
     case Value::Kind::Quantity:
-      if (!v.q.dim.dimensionless() || v.q.v != static_cast<double>(static_cast<long long>(v.q.v))) return false;
+      // Checked before the cast: a double past long long's range (1e300) is
+      // undefined behaviour to convert.
+      if (!v.q.dim.dimensionless() || !std::isfinite(v.q.v) || std::fabs(v.q.v) > 9.0e15 ||
+          v.q.v != std::trunc(v.q.v))
+        return false;
       out = std::to_string(static_cast<long long>(v.q.v));
       return true;
     default: return false;
   }
+}
+
+// What is wrong with the arguments a file gave, whatever the machine: an
+// unknown name, a value of the wrong type, a choice the probe does not take,
+// or a count that is not a whole number from 1 to kMaxCount. "" when none.
+// (How many threads this machine allows is the machine's to say: that is a
+// reason to use the fallback, from settle().)
+constexpr long long kMaxCount = 1'000'000;
+std::string bad_argument(const ProbeInfo& probe, const MeasureRequest& req) {
+  for (const auto& [name, value] : req.args) {
+    const ProbeArg* arg = nullptr;
+    for (const auto& a : probe.args)
+      if (a.name == name) arg = &a;
+    std::string names;
+    for (const auto& a : probe.args) names += (names.empty() ? "" : ", ") + a.name;
+    if (!arg)
+      return probe.args.empty() ? fmt::format("{} takes no arguments, but was given `{}`", probe.name, name)
+                                : fmt::format("{} has no argument `{}` (it takes {})", probe.name, name, names);
+    std::string text;
+    if (arg->choices.empty()) {
+      const bool whole = value.kind == Value::Kind::Quantity && arg_text(value, text);
+      if (!whole || value.q.v < 1 || value.q.v > static_cast<double>(kMaxCount))
+        return fmt::format("`{}` must be a whole number from 1 to {}", name, kMaxCount);
+      continue;
+    }
+    if (!arg_text(value, text))
+      return fmt::format("`{}` must be a name such as {}, or a string", name, arg->choices.front());
+    if (std::find(arg->choices.begin(), arg->choices.end(), text) == arg->choices.end()) {
+      std::string all;
+      for (const auto& c : arg->choices) all += (all.empty() ? "" : ", ") + c;
+      return fmt::format("{} cannot measure {} = {}: it takes {}", probe.name, name, text, all);
+    }
+  }
+  return "";
 }
 
 MeasureResult unknown(const std::string& name) {
@@ -53,6 +93,11 @@ MeasureResult answer(State& st, const MeasureRequest& req) {
   const ProbeInfo* probe = find_probe(req.probe);
   if (!probe) return unknown(req.probe);
   MeasureResult r;
+  if (std::string bad = bad_argument(*probe, req); !bad.empty()) {
+    r.bad_argument = true;  // an error at the call, fallback or not
+    r.reason = bad;
+    return r;
+  }
   std::vector<std::pair<std::string, std::string>> given;
   for (const auto& [name, value] : req.args) {
     std::string text;

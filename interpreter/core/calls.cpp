@@ -140,6 +140,7 @@ Value Interpreter::eval_measure(const ast::Expr& e, Env* env) {
   }
   if (r.unknown_probe)
     fail(codes::unknown_probe, e.span, fmt::format("there is no probe `{}`", e.text), r.reason);
+  if (r.bad_argument) fail(codes::bad_arguments, e.span, fmt::format("measure({}): {}", e.text, r.reason));
   Value v;
   if (r.ok) {
     v = r.value;

@@ -93,6 +93,7 @@ struct MeasureResult {
   std::string provenance;  // "NVIDIA H200, 2 GiB buffers, median of 30 (min …, max …)"
   std::string reason;      // why it could not run, when !ok ("no GPU: …")
   bool unknown_probe = false;
+  bool bad_argument = false;  // the file's arguments are wrong on any machine: an error, fallback or not
 };
 
 using Prober = std::function<MeasureResult(Interpreter&, const MeasureRequest&)>;

@@ -24,10 +24,10 @@ namespace fs = std::filesystem;
 
 Module* Interpreter::load_file(const std::string& path) {
   std::string text;
-  if (const int err = read_source(path, text)) {
+  if (const int err = read_source(path, text, /*allow_pipe=*/true)) {
     Diagnostic d;
     d.code = codes::io;
-    d.message = fmt::format("cannot read {}: {}", path, std::error_code(err, std::generic_category()).message());
+    d.message = fmt::format("cannot read {}: {}", path, read_error_text(err));
     throw Error(std::move(d));
   }
   const fs::path p(path);
@@ -55,13 +55,17 @@ Module* Interpreter::load_std(const std::string& name) {
   file->name = display;
   bool found = false;
   if (!opts_.stdlib_dir.empty()) {
-    std::ifstream in(fs::path(opts_.stdlib_dir) / (name + ".napkin"), std::ios::binary);
-    if (in) {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      file->text = ss.str();
-      found = true;
+    // A module the directory lacks comes from the built-in copy; one it has
+    // is read as any source file is: a regular file, up to the size limit.
+    const fs::path p = fs::path(opts_.stdlib_dir) / (name + ".napkin");
+    const int err = read_source(p.string(), file->text);
+    if (err && err != ENOENT) {
+      Diagnostic d;
+      d.code = codes::io;
+      d.message = fmt::format("cannot read {} for std/{}: {}", p.generic_string(), name, read_error_text(err));
+      throw Error(std::move(d));
     }
+    found = !err;
   }
   for (std::size_t i = 0; !found && i < kStdlibCount; ++i)
     if (name == kStdlib[i].name) {
@@ -82,7 +86,7 @@ std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::St
   if (const int err = read_source(p.string(), file->text); err && err != ENOENT) {
     Diagnostic d;
     d.code = codes::io;
-    d.message = fmt::format("cannot read the file \"{}\": {}", imp.name, std::error_code(err, std::generic_category()).message());
+    d.message = fmt::format("cannot read the file \"{}\": {}", imp.name, read_error_text(err));
     d.labels.push_back({imp.name_span, "imported here", true});
     throw Error(std::move(d));
   } else if (err) {

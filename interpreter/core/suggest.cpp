@@ -7,28 +7,39 @@ namespace napkin {
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   // Optimal string alignment distance, in half steps: a change of case costs
-  // 1, any other edit 2, so `Gib` is nearer `GiB` than `Mib`.
+  // 1, any other edit 2, so `Gib` is nearer `GiB` than `Mib`. Three rows of
+  // the table are kept, not all of it: memory is linear in the length.
   const std::size_t n = a.size(), m = b.size();
-  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = 2 * i;
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = 2 * j;
-  for (std::size_t i = 1; i <= n; ++i)
+  std::vector<std::size_t> two(m + 1), prev(m + 1), cur(m + 1);
+  for (std::size_t j = 0; j <= m; ++j) prev[j] = 2 * j;
+  for (std::size_t i = 1; i <= n; ++i) {
+    cur[0] = 2 * i;
     for (std::size_t j = 1; j <= m; ++j) {
       const auto ca = static_cast<unsigned char>(a[i - 1]), cb = static_cast<unsigned char>(b[j - 1]);
       const std::size_t sub = ca == cb ? 0 : (std::tolower(ca) == std::tolower(cb) ? 1 : 2);
-      d[i][j] = std::min({d[i - 1][j] + 2, d[i][j - 1] + 2, d[i - 1][j - 1] + sub});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 2);
+      cur[j] = std::min({prev[j] + 2, cur[j - 1] + 2, prev[j - 1] + sub});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], two[j - 2] + 2);
     }
-  return d[n][m];
+    std::swap(two, prev);
+    std::swap(prev, cur);
+  }
+  return prev[m];
 }
 
 std::vector<std::string> closest(const std::string& word, const std::vector<std::string>& candidates) {
+  // Nobody misspells a name this long by a letter or two; and comparing it
+  // would cost its length squared for every candidate.
+  if (word.size() > kMaxSuggestedLength) return {};
   // Allow about one edit in three characters, at least one.
   const std::size_t limit = std::max<std::size_t>(2, 2 * (word.size() / 3));
   std::size_t best = limit + 1;
   std::vector<std::string> out;
   for (const auto& c : candidates) {
     if (c == word) continue;
+    // Each character of difference in length is an edit (2): a candidate
+    // further off than the best so far is skipped without its table.
+    const std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
+    if (2 * gap > best) continue;
     const std::size_t dist = edit_distance(word, c);
     if (dist < best) {
       best = dist;

@@ -1,8 +1,12 @@
 #include "cache.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -60,24 +64,72 @@ Measurement from_toml(const toml::table& t) {
   return m;
 }
 
-void write_atomically(const std::string& path, const std::string& header, const toml::table& doc) {
-  const fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  const fs::path tmp = target.string() + fmt::format(".tmp.{}", static_cast<long>(getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << header << doc << "\n";
-    out.flush();
-    if (!out) {
-      fs::remove(tmp, ec);
-      throw std::runtime_error(fmt::format("cannot write {}", tmp.string()));
+std::string toml_text(const std::string& header, const toml::table& doc) {
+  std::ostringstream s;
+  s << header << doc << "\n";
+  return s.str();
+}
+
+bool read_regular(const std::string& path, std::string& text, std::size_t limit, bool missing_ok) {
+  // O_NONBLOCK: a FIFO at the path must not block the open.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    if (errno == ENOENT && missing_ok) return false;
+    throw std::runtime_error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  }
+  struct stat st {};
+  std::string why;
+  if (::fstat(fd, &st) != 0) why = std::strerror(errno);
+  else if (S_ISDIR(st.st_mode)) why = "it is a directory";
+  else if (!S_ISREG(st.st_mode)) why = "it is not a regular file (a device, FIFO or socket)";
+  else if (static_cast<std::uint64_t>(st.st_size) > limit)
+    why = fmt::format("it is {} bytes, and napkin reads TOML files up to {} bytes", st.st_size, limit);
+  text.clear();
+  char buf[1 << 16];
+  while (why.empty()) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      why = std::strerror(errno);
+    } else if (text.size() + static_cast<std::size_t>(n) > limit) {
+      why = fmt::format("it is over {} bytes, the most napkin reads of a TOML file", limit);
+    } else {
+      text.append(buf, static_cast<std::size_t>(n));
     }
   }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error(fmt::format("cannot replace {}: {}", path, ec.message()));
+  ::close(fd);
+  if (!why.empty()) throw std::runtime_error(fmt::format("cannot read {}: {}", path, why));
+  return true;
+}
+
+void write_atomically(const std::string& path, const std::string& header, const toml::table& doc) {
+  const fs::path target(path);
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode))
+    throw std::runtime_error(fmt::format("cannot write {}: it is {}, and napkin replaces only regular files", path,
+                                         S_ISDIR(st.st_mode) ? "a directory" : "not a regular file"));
+  const std::string dir = target.has_parent_path() ? target.parent_path().string() : std::string(".");
+  std::string tmp = (fs::path(dir) / ("." + target.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~mask));
+  const std::string text = toml_text(header, doc);
+  int err = 0;
+  for (std::size_t done = 0; done < text.size() && !err;) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno != EINTR) err = errno;
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+  if (!err && ::fsync(fd) != 0) err = errno;
+  if (::close(fd) != 0 && !err) err = errno;
+  if (!err && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+  if (err) {
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(err)));
   }
 }
 
@@ -89,13 +141,36 @@ std::string Cache::default_path() {
   return "napkin-measurements.toml";
 }
 
+namespace {
+
+constexpr const char* kCacheHeader =
+    "# Measurements napkin has made on this machine, by device and probe.\n"
+    "# `--remeasure` runs a probe again; deleting this file forgets them all.\n\n";
+
+// The cache's text, "" when there is none; throws when the file there
+// cannot be read or is not napkin's cache, so that store() leaves it alone.
+std::string cache_text(const std::string& path) {
+  std::string text;
+  if (!read_regular(path, text, kMaxTomlBytes, /*missing_ok=*/true)) return "";
+  const std::string first(kCacheHeader, std::strchr(kCacheHeader, '\n') + 1);
+  if (!text.empty() && text.rfind(first, 0) != 0)
+    throw std::runtime_error(fmt::format("{} is not napkin's measurement cache (it does not begin with napkin's "
+                                         "header), so it was left as it is; set NAPKIN_MEASURE_CACHE to another file",
+                                         path));
+  return text;
+}
+
+}  // namespace
+
 toml::table Cache::load() const {
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  std::string text;
   try {
-    return toml::parse(ss.str(), path_);
+    text = cache_text(path_);
+  } catch (const std::runtime_error&) {
+    return {};  // not readable, or not ours: nothing cached
+  }
+  try {
+    return toml::parse(text, path_);
   } catch (const toml::parse_error&) {
     return {};  // a damaged cache is only a cache: measure again and overwrite it
   }
@@ -115,13 +190,20 @@ std::optional<Measurement> Cache::find(const std::string& device, const std::str
 }
 
 void Cache::store(const std::string& device, const Measurement& m) const {
-  toml::table doc = load();
+  const std::string text = cache_text(path_);  // throws for a file that is not ours
+  toml::table doc;
+  try {
+    doc = toml::parse(text, path_);
+  } catch (const toml::parse_error&) {
+  }
+  // Only napkin's own directory is made: ~/.cache/napkin or $XDG_CACHE_HOME/napkin.
+  const fs::path dir = fs::path(path_).parent_path();
+  const char* env = std::getenv("NAPKIN_MEASURE_CACHE");
+  std::error_code ec;
+  if (!(env && *env) && !dir.empty() && path_ == default_path()) fs::create_directories(dir, ec);
   if (!doc[device].as_table()) doc.insert_or_assign(device, toml::table{});
   doc[device].as_table()->insert_or_assign(m.key(), to_toml(m));
-  write_atomically(path_,
-                   "# Measurements napkin has made on this machine, by device and probe.\n"
-                   "# `--remeasure` runs a probe again; deleting this file forgets them all.\n\n",
-                   doc);
+  write_atomically(path_, kCacheHeader, doc);
 }
 
 }  // namespace napkin::measure

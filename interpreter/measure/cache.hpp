@@ -16,20 +16,34 @@ toml::table to_toml(const Measurement& m);
 // Throws std::runtime_error when a field is missing or has the wrong type.
 Measurement from_toml(const toml::table& t);
 
-// Writes `doc` to `path` by way of a temporary file in the same directory.
+// Writes `doc` to `path` by way of a temporary file in the same directory,
+// keeping the original's mode. Only a regular file (or nothing) at `path` is
+// replaced; a directory, device, FIFO or socket there is an error.
 void write_atomically(const std::string& path, const std::string& header, const toml::table& doc);
+// `header` and `doc` as the text write_atomically writes.
+std::string toml_text(const std::string& header, const toml::table& doc);
+
+// Reads a regular file whole, up to `limit` bytes. Throws std::runtime_error
+// naming the file for one that is missing (when `missing_ok` is false), not a
+// regular file, unreadable or over the limit; returns false for a missing
+// file when `missing_ok`.
+bool read_regular(const std::string& path, std::string& text, std::size_t limit, bool missing_ok = false);
+inline constexpr std::size_t kMaxTomlBytes = std::size_t{4} << 20;  // profiles and the cache
 
 class Cache {
  public:
   explicit Cache(std::string path) : path_(std::move(path)) {}
 
   // $NAPKIN_MEASURE_CACHE, else $XDG_CACHE_HOME/napkin/measurements.toml,
-  // else ~/.cache/napkin/measurements.toml.
+  // else ~/.cache/napkin/measurements.toml. Only the last two have their
+  // directory made when missing; $NAPKIN_MEASURE_CACHE's must exist.
   static std::string default_path();
 
   const std::string& path() const { return path_; }
   std::optional<Measurement> find(const std::string& device, const std::string& key) const;
-  // Adds or replaces one entry; throws std::runtime_error when the file cannot be written.
+  // Adds or replaces one entry; throws std::runtime_error when the file cannot
+  // be written, or when a file is there that is not napkin's cache (it is
+  // left as it is).
   void store(const std::string& device, const Measurement& m) const;
 
  private:

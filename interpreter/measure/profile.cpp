@@ -105,7 +105,27 @@ Profile make_profile(const std::string& device, const std::vector<Measurement>& 
   return p;
 }
 
+namespace {
+constexpr const char* kProfileHeader =
+    "# A hardware profile measured by `napkin measure` on {}.\n"
+    "# In a scenario: hardware mine = import_toml(\"{}\")\n"
+    "# [hardware] holds the record's fields; [measurements] every probe in full.\n\n";
+toml::table profile_doc(const Profile& p);
+}  // namespace
+
 void write_profile(const std::string& path, const Profile& p) {
+  write_atomically(path,
+                   fmt::format(kProfileHeader, p.measured_at, std::filesystem::path(path).filename().string()),
+                   profile_doc(p));
+}
+
+std::string profile_toml(const std::string& path, const Profile& p) {
+  return toml_text(fmt::format(kProfileHeader, p.measured_at, std::filesystem::path(path).filename().string()),
+                   profile_doc(p));
+}
+
+namespace {
+toml::table profile_doc(const Profile& p) {
   toml::table doc;
   doc.insert("profile", toml::table{{"device", p.device}, {"measured_at", p.measured_at},
                                     {"napkin", std::string(kVersion)}});
@@ -123,22 +143,16 @@ void write_profile(const std::string& path, const Profile& p) {
   toml::table all;
   for (const auto& m : p.measurements) all.insert(m.key(), to_toml(m));
   doc.insert("measurements", std::move(all));
-  write_atomically(path,
-                   fmt::format("# A hardware profile measured by `napkin measure` on {}.\n"
-                               "# In a scenario: hardware mine = import_toml(\"{}\")\n"
-                               "# [hardware] holds the record's fields; [measurements] every probe in full.\n\n",
-                               p.measured_at, std::filesystem::path(path).filename().string()),
-                   doc);
+  return doc;
 }
+}  // namespace
 
 Profile read_profile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  std::string text;
+  read_regular(path, text, kMaxTomlBytes);  // a regular file, up to 4 MiB
   toml::table doc;
   try {
-    doc = toml::parse(ss.str(), path);
+    doc = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     const auto& at = e.source().begin;
     throw std::runtime_error(fmt::format("{}:{}:{}: {}", path, at.line, at.column, e.description()));

@@ -32,6 +32,8 @@ struct Profile {
 Profile make_profile(const std::string& device, const std::vector<Measurement>& ms, double gpu_memory_bytes);
 
 void write_profile(const std::string& path, const Profile& p);
+// The text write_profile writes to `path`, for a caller that writes it itself.
+std::string profile_toml(const std::string& path, const Profile& p);
 // Throws std::runtime_error naming the file and what is wrong with it.
 Profile read_profile(const std::string& path);
 

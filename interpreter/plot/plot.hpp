@@ -27,6 +27,8 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o);
 
 // A sweep's numeric columns against its first input, one panel per unit,
 // and its text columns (such as `bound`) as a strip below.
+// A sweep plot draws at most this many points (PlotError, E0702, beyond).
+inline constexpr std::size_t kMaxPlotPoints = 20'000;
 std::string sweep_svg(const Interpreter& in, const SweepResult& s);
 
 }  // namespace napkin

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 #include "plot.hpp"
 #include "svg.hpp"
@@ -85,6 +86,12 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
   const std::size_t nin = s.inputs.size();
   if (s.rows.empty() || !numeric(s, 0))
     throw PlotError(fmt::format("sweep {}: its first input, {}, is not a number to plot along", s.title(), s.inputs[0]));
+  // Every point is a circle in the SVG: past this the picture is megabytes
+  // of ink no one can read.
+  if (s.rows.size() > kMaxPlotPoints)
+    throw PlotError(fmt::format("error[E0702]: sweep {} has {} points, and a plot draws at most {}; plot a coarser "
+                                "sweep (fewer values per input)",
+                                s.title(), s.rows.size(), kMaxPlotPoints));
 
   // Lines: one per shown column and per value of the other inputs.
   std::vector<Panel> panels;
@@ -112,16 +119,29 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
     for (std::size_t i = 1; i < nin; ++i) k += fmt::format("{}{} = {}", i > 1 ? ", " : "", s.inputs[i], text_of(in, row[i]));
     return k;
   };
-  for (const auto& row : s.rows)
-    if (std::find(keys.begin(), keys.end(), key_of(row)) == keys.end()) keys.push_back(key_of(row));
+  // Each row's key is worked out once: a pass over the rows per column, not
+  // per column and key.
+  std::vector<std::size_t> row_key;  // index into keys, per row
+  {
+    std::unordered_map<std::string, std::size_t> seen;
+    row_key.reserve(s.rows.size());
+    for (const auto& row : s.rows) {
+      std::string k = key_of(row);
+      auto [it, added] = seen.emplace(k, keys.size());
+      if (added) keys.push_back(std::move(k));
+      row_key.push_back(it->second);
+    }
+  }
   for (auto& p : panels)
-    for (std::size_t c : p.columns)
-      for (const auto& k : keys) {
-        Series ser{s.columns[c - nin] + (k.empty() ? "" : " (" + k + ")"), {}};
-        for (const auto& row : s.rows)
-          if (key_of(row) == k && row[c].ok && row[0].ok) ser.pts.emplace_back(row[0].value.q.v, row[c].value.q.v);
-        p.series.push_back(std::move(ser));
+    for (std::size_t c : p.columns) {
+      std::vector<Series> by_key;
+      for (const auto& k : keys) by_key.push_back(Series{s.columns[c - nin] + (k.empty() ? "" : " (" + k + ")"), {}});
+      for (std::size_t r = 0; r < s.rows.size(); ++r) {
+        const auto& row = s.rows[r];
+        if (row[c].ok && row[0].ok) by_key[row_key[r]].pts.emplace_back(row[0].value.q.v, row[c].value.q.v);
       }
+      for (auto& ser : by_key) p.series.push_back(std::move(ser));
+    }
 
   // Layout: stacked panels sharing the x axis, text columns below them.
   const double left = 96, right = 660, gap = 64, top = 70, strip_h = 24;
@@ -224,10 +244,12 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
   // compute-bound, for `bound`).
   double st = strips_top + 16;
   for (std::size_t c : strips)
-    for (const auto& k : keys) {
+    for (std::size_t ki = 0; ki < keys.size(); ++ki) {
+      const std::string& k = keys[ki];
       std::vector<std::pair<double, std::string>> cells;  // x in pixels, text
-      for (const auto& row : s.rows)
-        if (row[0].ok && key_of(row) == k) cells.emplace_back(x.at(row[0].value.q.v / xs_scale.factor), text_of(in, row[c]));
+      for (std::size_t r = 0; r < s.rows.size(); ++r)
+        if (s.rows[r][0].ok && row_key[r] == ki)
+          cells.emplace_back(x.at(s.rows[r][0].value.q.v / xs_scale.factor), text_of(in, s.rows[r][c]));
       std::sort(cells.begin(), cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       std::map<std::string, std::size_t> shade;
       cv.text(left, st - 5, s.columns[c - nin] + (k.empty() ? "" : " (" + k + ")"), "font-size=\"12\" fill=\"#333\"");
