@@ -63,9 +63,9 @@ class Printer {
       if (auto s = o_.substitute(e, in_args_ > 0)) {
         // `5.3 TB/s`, `-3` or a substituted branch `a · b` needs parentheses
         // as a divisor; `7.362 ms` does not.
-        const bool compound = s->find_first_of("/*^+") != std::string::npos ||
-                              s->find("·") != std::string::npos || s->find(" - ") != std::string::npos ||
-                              (!s->empty() && (*s)[0] == '-');
+        const bool compound = !enclosed(*s) && (s->find_first_of("/*^+") != std::string::npos ||
+                                                s->find("·") != std::string::npos || s->find(" - ") != std::string::npos ||
+                                                (!s->empty() && (*s)[0] == '-'));
         return {*s, kAtom, compound};
       }
     switch (e.kind) {
@@ -142,6 +142,17 @@ class Printer {
     return t + "\"";
   }
 
+  // "(a + b)": one pair of parentheses around the whole text.
+  static bool enclosed(const std::string& s) {
+    if (s.size() < 2 || s.front() != '(' || s.back() != ')') return false;
+    int depth = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+      if (depth == 0 && i + 1 < s.size()) return false;
+    }
+    return true;
+  }
+
   std::string wrap(const Expr& e, int min_prec) {
     Printed p = print(e);
     return p.prec < min_prec ? "(" + p.text + ")" : p.text;
@@ -165,12 +176,20 @@ class Printer {
     // Right operand: parenthesise lower precedence; for left-associative
     // operators, equal too (a - (b - c)).
     bool rp = r.prec < prec || (!right_assoc && r.prec == prec);
+    // A product needs none around a product: `a · (b · c)` reads `a · b · c`.
+    if (o_.pretty && e.op == ast::BinOp::Mul && e.items[1]->kind == ExprKind::Binary &&
+        e.items[1]->op == ast::BinOp::Mul && r.prec == prec && !r.compound)
+      rp = false;
     // A value like `5.3 TB/s` or `-3` as a divisor or a power's base reads
     // ambiguously without parentheses.
     if (r.compound && (e.op == ast::BinOp::Div || e.op == ast::BinOp::Sub || e.op == ast::BinOp::Pow ||
                        (r.text[0] == '-')))
       rp = true;
     if (l.compound && e.op == ast::BinOp::Pow) lp = true;
+    // A derivation is read, not parsed: `a / b · c` is written `(a / b) · c`.
+    if (o_.pretty && e.op == ast::BinOp::Mul && e.items[0]->kind == ExprKind::Binary &&
+        e.items[0]->op == ast::BinOp::Div)
+      lp = true;
     // `(2 m)^2`: written bare, the power would join the unit (`2 m^2`);
     // `2^(1 s)` reads as a power of 2 only with them.
     if (e.op == ast::BinOp::Pow && e.items[0]->kind == ExprKind::Number && e.items[0]->unit) lp = true;

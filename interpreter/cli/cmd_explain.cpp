@@ -10,9 +10,12 @@ Result cmd_explain(const ExplainArgs& a, const Common& c) {
     ExplainNode root = explain(in, m, a.name, a.depth);
     if (a.format == "json") return Result{explain_json(root), "", 0};
     if (a.format == "toml") return Result{explain_toml(root), "", 0};
-    if (a.format == "markdown") return Result{explain_markdown(root), "", 0};
-    if (a.format == "latex") return Result{explain_latex(root), "", 0};
-    return Result{explain_text(root), "", 0};
+    if (a.format == "markdown") return Result{explain_markdown(root, a.flat), "", 0};
+    if (a.format == "latex") return Result{explain_latex(root, a.flat), "", 0};
+    ExplainTextOptions o;
+    o.flat = a.flat;
+    o.sources = a.sources;
+    return Result{explain_text(root, "", o), "", 0};
   });
 }
 

@@ -31,6 +31,8 @@ struct ExplainArgs {
   std::string name;
   int depth = -1;
   std::string format = "text";
+  bool flat = false;     // one line, inlined to literals and inputs
+  bool sources = false;  // where each formula is written
 };
 
 struct CheckArgs {

@@ -34,7 +34,6 @@ int finish(const napkin::cli::Result& r) {
   return r.code;
 }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,6 +80,9 @@ int main(int argc, char** argv) {
   explain_cmd->add_option("--depth", explain.depth, "levels of inputs to expand (default: all)");
   explain_cmd->add_option("--format", explain.format, "text (default), json, toml, markdown or latex")
       ->check(CLI::IsMember({"text", "json", "toml", "markdown", "latex"}));
+  explain_cmd->add_flag("--flat", explain.flat,
+                        "one line: every field and call inlined down to literals and inputs, as a textbook writes it");
+  explain_cmd->add_flag("--sources", explain.sources, "show where each formula is written (file:line)");
   add_common(explain_cmd);
 
   CheckArgs check;

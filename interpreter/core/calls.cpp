@@ -52,12 +52,26 @@ Value Interpreter::eval_call(const ast::Expr& e, Env* env) {
                        : f.min_args == f.max_args ? fmt::format("{}", f.min_args)
                                                   : fmt::format("{} to {}", f.min_args, f.max_args),
                        f.max_args == 1 ? "" : "s", n, n == 1 ? "was" : "were"));
-    return f.builtin(*this, args);
+    Value v = f.builtin(*this, args);
+    if (trace_) {
+      auto ct = std::make_shared<CallTrace>();
+      ct->name = f.name;
+      for (std::size_t i = 0; i < args.values.size(); ++i) ct->args.emplace_back("", args.values[i]);
+      trace_->entries.push_back({&e, v, nullptr, 0, nullptr, std::move(ct)});
+    }
+    return v;
   }
-  return call_user(f, args, names);
+  if (!trace_) return call_user(f, args, names, nullptr);
+  auto ct = std::make_shared<CallTrace>();
+  Value v = call_user(f, args, names, ct.get());
+  trace_->entries.push_back({&e, v, nullptr, 0, nullptr, std::move(ct)});
+  return v;
 }
 
-Value Interpreter::call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names) {
+// With `ct`, the call is recorded: its parameters' values and what the body
+// saw, so a derivation can open the call into the function's formula.
+Value Interpreter::call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names,
+                             CallTrace* ct) {
   const ast::Stmt& decl = *f.decl;
   if (call_depth_ >= kMaxCallDepth)
     fail(codes::recursion_limit, args.call->span,
@@ -95,9 +109,12 @@ Value Interpreter::call_user(const Function& f, const CallArgs& args, const std:
            fmt::format("the argument `{}` of {} is given twice", decl.params[slot].name, f.signature));
     bound[slot] = &args.values[i];
   }
-  Trace* saved = trace_;
-  trace_ = nullptr;  // a derivation shows the call, not the inside of the function
-  ++call_depth_;
+  TraceScope scope(*this, ct ? &ct->trace : nullptr);
+  struct Depth {
+    std::size_t& d;
+    explicit Depth(std::size_t& x) : d(x) { ++d; }
+    ~Depth() { --d; }
+  } depth(call_depth_);
   try {
     for (std::size_t i = 0; i < decl.params.size(); ++i) {
       if (bound[i]) {
@@ -110,19 +127,15 @@ Value Interpreter::call_user(const Function& f, const CallArgs& args, const std:
              fmt::format("pass it by position or by name: {}({} = ...)", f.name, decl.params[i].name));
       }
     }
-    Value v = eval(*decl.value, fenv);
-    --call_depth_;
-    trace_ = saved;
-    return v;
+    if (ct) {
+      ct->name = f.name;
+      ct->decl = &decl;
+      ct->args = fenv->locals;
+    }
+    return eval(*decl.value, fenv);
   } catch (Error& e) {
-    --call_depth_;
-    trace_ = saved;
     auto& notes = e.diagnostic().notes;
     if (notes.size() < 3) notes.push_back(fmt::format("in the call {} at {}", print_expr(*args.call), args.call->span.where()));
-    throw;
-  } catch (...) {
-    --call_depth_;
-    trace_ = saved;
     throw;
   }
 }

@@ -27,9 +27,8 @@ CheckResult Interpreter::run_check(const ast::Stmt& s) {
   res.source = std::string(s.span.text());
   res.line = s.span.file->line_col(s.span.begin).first;
   Module* m = module_of(s.span.file);
-  Trace* saved = trace_;
-  trace_ = &res.trace;
-  try {
+  TraceScope scope(*this, &res.trace);
+  {
     Value a = eval(*s.value, m->env);
     if (!s.approx) {
       if (a.kind != Value::Kind::Bool) {
@@ -72,11 +71,7 @@ CheckResult Interpreter::run_check(const ast::Stmt& s) {
                          dim_name(qa.dim), dim_name(qt.dim)));
       }
     }
-  } catch (...) {
-    trace_ = saved;
-    throw;
   }
-  trace_ = saved;
   return res;
 }
 

@@ -54,8 +54,7 @@ Value Interpreter::top_value(Binding* b, Span use) {
   }
   st.status = FieldState::Status::InProgress;
   stack_.push_back({nullptr, 0, b, use.valid() ? use : s.name_span});
-  Trace* saved = trace_;
-  trace_ = opts_.trace && tracing_ ? &st.trace : nullptr;
+  TraceScope scope(*this, opts_.trace && tracing_ ? &st.trace : nullptr);
   try {
     Value v;
     if (s.kind == ast::StmtKind::Record && !s.value) {
@@ -75,11 +74,9 @@ Value Interpreter::top_value(Binding* b, Span use) {
   } catch (...) {
     st.status = FieldState::Status::Failed;
     st.error = std::current_exception();
-    trace_ = saved;
     stack_.pop_back();
     throw;
   }
-  trace_ = saved;
   stack_.pop_back();
   return st.value;
 }
@@ -144,8 +141,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   }
   st.status = FieldState::Status::InProgress;
   stack_.push_back({r, i, nullptr, use.valid() ? use : slot.decl->name_span});
-  Trace* saved = trace_;
-  trace_ = opts_.trace && tracing_ ? &st.trace : nullptr;
+  TraceScope scope(*this, opts_.trace && tracing_ ? &st.trace : nullptr);
   try {
     Env* env = new_env(slot.env, r, nullptr);
     struct Release {
@@ -163,32 +159,21 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
     if (notes.size() < 3) notes.push_back(fmt::format("while computing {} ({})", field_label(), slot.decl->name_span.where_line()));
     st.status = FieldState::Status::Failed;
     st.error = std::current_exception();
-    trace_ = saved;
     stack_.pop_back();
     throw;
   } catch (...) {
     st.status = FieldState::Status::Failed;
     st.error = std::current_exception();
-    trace_ = saved;
     stack_.pop_back();
     throw;
   }
-  trace_ = saved;
   stack_.pop_back();
   return st.value;
 }
 
 Value Interpreter::eval_in(Module* m, const ast::Expr& e, Trace* trace) {
-  Trace* saved = trace_;
-  trace_ = trace;
-  try {
-    Value v = eval(e, m->env);
-    trace_ = saved;
-    return v;
-  } catch (...) {
-    trace_ = saved;
-    throw;
-  }
+  TraceScope scope(*this, trace);
+  return eval(e, m->env);
 }
 
 }  // namespace napkin

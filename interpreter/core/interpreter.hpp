@@ -199,7 +199,17 @@ class Interpreter {
   std::vector<Frame> stack_;
   Trace* trace_ = nullptr;
   bool tracing_ = true;
+  // Where evaluation records what it sees (null: nowhere). TraceScope
+  // points it elsewhere for one evaluation and puts it back on every exit.
   std::size_t call_depth_ = 0;
+  struct TraceScope {
+    Interpreter& in;
+    Trace* saved;
+    TraceScope(Interpreter& i, Trace* t) : in(i), saved(i.trace_) { i.trace_ = t; }
+    ~TraceScope() { in.trace_ = saved; }
+    TraceScope(const TraceScope&) = delete;
+    TraceScope& operator=(const TraceScope&) = delete;
+  };
   std::size_t eval_depth_ = 0;
 
   Module* load_parsed(std::unique_ptr<SourceFile> file);
@@ -222,11 +232,11 @@ class Interpreter {
   Value eval_call(const ast::Expr& e, Env* env);
   Value eval_binary(const ast::Expr& e, Env* env);
   Value eval_measure(const ast::Expr& e, Env* env);
-  Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names);
+  Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names, CallTrace* ct);
   UnitDef resolve_unit(const ast::UnitExpr& u);
   void check_type(const Slot& slot, const Value& v, Record* r);
   void record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b) {
-    if (trace_) trace_->entries.push_back({&node, v, rec, idx, b});  // inline: off in sweeps, called per name
+    if (trace_) trace_->entries.push_back({&node, v, rec, idx, b, nullptr});  // inline: off in sweeps, called per name
   }
   [[noreturn]] void unknown_name(const ast::Expr& e, Env* env);
   [[noreturn]] void cycle_error(const std::string& label, Span span);

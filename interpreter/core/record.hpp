@@ -15,19 +15,32 @@ namespace napkin {
 
 struct Env;
 struct Binding;
+struct CallTrace;
 
 // What a field's formula saw while it was evaluated: the value of every name
-// it referred to, and which record field that name resolved to.
+// it referred to, and which record field that name resolved to; for a call,
+// the value it returned and what happened inside it.
 struct TraceEntry {
   const ast::Expr* node = nullptr;
   Value value;
   Record* rec = nullptr;  // set when the name resolved to a record field
   std::size_t field = 0;
   Binding* binding = nullptr;  // set when it resolved to a top-level let
+  std::shared_ptr<const CallTrace> call;  // set for a call node
 };
 
 struct Trace {
   std::vector<TraceEntry> entries;
+};
+
+// One call of a function while a derivation was being recorded: a user
+// function's body with its parameters bound (and what the body saw), or a
+// builtin's arguments. Derivations open calls with it as they open fields.
+struct CallTrace {
+  std::string name;                 // "kv_cache_bytes"
+  const ast::Stmt* decl = nullptr;  // the `fn` statement; null for a builtin
+  std::vector<std::pair<std::string, Value>> args;  // parameter (or position) and value, in order
+  Trace trace;                      // what the body saw
 };
 
 struct Slot {

@@ -1,6 +1,8 @@
 #include "derivation.hpp"
 
 #include <cctype>
+#include <functional>
+#include <optional>
 
 #include "grammar/printer.hpp"
 
@@ -16,12 +18,19 @@ bool is_literal(const ast::Expr& e) {
   return true;
 }
 
+const TraceEntry* entry_of(const Trace& trace, const ast::Expr& node) {
+  for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it)
+    if (it->node == &node) return &*it;
+  return nullptr;
+}
+
 Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result) {
   Derivation d;
   d.result = in.show(result);
   if (result.note) d.note = *result.note;
   d.input = is_literal(formula);
   d.record = result.kind == Value::Kind::Record && formula.kind == ast::ExprKind::With;
+  if (formula.span.file) d.origin = formula.span.where_line();
   PrintOptions plain;
   plain.pretty = true;
   d.formula = print_expr(formula, plain);
@@ -29,10 +38,16 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
   std::function<std::optional<std::string>(const ast::Expr&, bool)> substitute;
   substitute = [&](const ast::Expr& node, bool in_arguments) -> std::optional<std::string> {
     if (node.kind != ast::ExprKind::Name && node.kind != ast::ExprKind::Member && node.kind != ast::ExprKind::If &&
-        node.kind != ast::ExprKind::Measure)
+        node.kind != ast::ExprKind::Measure && node.kind != ast::ExprKind::Call)
       return std::nullopt;
     for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it) {
       if (it->node != &node) continue;
+      // A call of a user function shows its value (its formula opens below
+      // it); a builtin's call keeps its arguments' values, so `max(3 ms, 5 ms)`.
+      if (node.kind == ast::ExprKind::Call) {
+        if (!it->call || !it->call->decl) return std::nullopt;
+        return in.show(it->value);
+      }
       if (node.kind == ast::ExprKind::If) {
         // The branch that was taken, substituted in turn.
         PrintOptions branch;

@@ -15,9 +15,19 @@ struct Derivation {
   std::string note;         // "measured: ..." or "fallback: ..." for measured values
   bool input = false;       // a literal: nothing to derive
   bool record = false;      // a record made with `with`: the formula is the whole story
+  std::string origin;       // where the formula is written: "std/models:41", "drills.napkin:12"
 };
 
 Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result);
+
+// The whole derivation on one line, as a textbook writes it: every field and
+// function call the formula used is replaced by its own formula, down to
+// literals, inputs and measurements, whose values are shown.
+//   2 · 32 · 8 · 128 · 131,072 token · 2 B/value
+std::string flat_formula(const Interpreter& in, const ast::Expr& formula, const Trace& trace);
+
+// The trace entry recorded for `node`, the last one if it was seen twice.
+const TraceEntry* entry_of(const Trace& trace, const ast::Expr& node);
 
 // The lines a derivation prints, without repeats: formula, substituted, result.
 std::vector<std::string> derivation_lines(const Derivation& d);

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "grammar/printer.hpp"
 
 namespace napkin {
 namespace {
@@ -18,7 +19,13 @@ struct Builder {
     for (const auto& e : t.entries) {
       if (e.value.kind == Value::Kind::Record || e.value.kind == Value::Kind::Function) continue;
       if (e.node->kind == ast::ExprKind::If) continue;
-      if (e.rec) {
+      if (e.call) {
+        if (!here.insert({e.call.get(), 0}).second) continue;
+        if (e.call->decl)
+          out.push_back(call_node(e, depth));
+        else if (!e.call->args.empty())
+          out.push_back(builtin_node(e));
+      } else if (e.rec) {
         if (!here.insert({e.rec, e.field}).second) continue;
         out.push_back(field_node(e.rec, e.field, depth));
       } else if (e.binding) {
@@ -36,6 +43,28 @@ struct Builder {
     const FieldState& st = r->state[i];
     n.derivation = derive_text(in, *s.decl->value, st.trace, st.value);
     expand(n, {r, i}, st.trace, depth);
+    return n;
+  }
+
+  // A user function's call opens into its body, with the parameters bound.
+  ExplainNode call_node(const TraceEntry& e, int depth) {
+    ExplainNode n;
+    PrintOptions o;
+    o.pretty = true;
+    n.label = print_expr(*e.node, o);
+    n.derivation = derive_text(in, *e.call->decl->value, e.call->trace, e.value);
+    expand(n, {e.call.get(), 0}, e.call->trace, depth);
+    return n;
+  }
+
+  // A builtin shows its arguments and its result: `max(3 ms, 5 ms) = 5 ms`.
+  ExplainNode builtin_node(const TraceEntry& e) {
+    ExplainNode n;
+    std::string args;
+    for (const auto& [name, v] : e.call->args) args += (args.empty() ? "" : ", ") + in.show(v);
+    n.label = e.call->name + "(" + args + ")";
+    n.derivation.result = in.show(e.value);
+    n.derivation.input = true;
     return n;
   }
 
@@ -61,7 +90,8 @@ struct Builder {
   }
 };
 
-void print(const ExplainNode& n, const std::string& first, const std::string& rest, std::string& out) {
+void print(const ExplainNode& n, const std::string& first, const std::string& rest, const ExplainTextOptions& o,
+           std::string& out) {
   std::vector<std::string> lines = derivation_lines(n.derivation);
   if (n.repeated) lines = {lines.back()};
   const std::string head = n.label + " = ";
@@ -71,6 +101,7 @@ void print(const ExplainNode& n, const std::string& first, const std::string& re
     if (i + 1 == lines.size() && n.repeated) tail += "  (explained above)";
     if (i + 1 == lines.size() && n.truncated) tail += "  (…)";
     if (i + 1 == lines.size() && !n.derivation.note.empty()) tail += "  [" + n.derivation.note + "]";
+    if (i + 1 == lines.size() && o.sources && !n.derivation.origin.empty()) tail += "  (" + n.derivation.origin + ")";
     if (i == 0)
       out += first + head + tail + "\n";
     else
@@ -78,7 +109,7 @@ void print(const ExplainNode& n, const std::string& first, const std::string& re
   }
   for (std::size_t i = 0; i < n.children.size(); ++i) {
     const bool last = i + 1 == n.children.size();
-    print(n.children[i], rest + (last ? "└── " : "├── "), rest + (last ? "    " : "│   "), out);
+    print(n.children[i], rest + (last ? "└── " : "├── "), rest + (last ? "    " : "│   "), o, out);
   }
 }
 
@@ -93,20 +124,38 @@ ExplainNode explain(Interpreter& in, Module* m, const std::string& what, int dep
   if (e.kind == ast::ExprKind::Name || e.kind == ast::ExprKind::Member) {
     for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it) {
       if (it->node != &e) continue;
-      if (it->rec) return b.field_node(it->rec, it->field, depth);
-      if (it->binding) return b.let_node(it->binding, depth);
+      if (it->rec) {
+        ExplainNode n = b.field_node(it->rec, it->field, depth);
+        const FieldState& st = it->rec->state[it->field];
+        n.flat = flat_formula(in, *it->rec->slots()[it->field].decl->value, st.trace);
+        return n;
+      }
+      if (it->binding) {
+        ExplainNode n = b.let_node(it->binding, depth);
+        n.flat = flat_formula(in, *it->binding->stmt->value, it->binding->state.trace);
+        return n;
+      }
     }
   }
   ExplainNode root;
   root.label = what;
   root.derivation = derive_text(in, e, trace, v);
+  root.derivation.origin.clear();  // typed on the command line
+  root.flat = flat_formula(in, e, trace);
   b.expand(root, {&e, 0}, trace, depth);
   return root;
 }
 
-std::string explain_text(const ExplainNode& root, const std::string& indent) {
+std::string explain_text(const ExplainNode& root, const std::string& indent, const ExplainTextOptions& o) {
   std::string out;
-  print(root, indent, indent, out);
+  if (o.flat) {
+    out = indent + root.label + " = ";
+    if (!root.derivation.input && root.flat != root.derivation.result) out += root.flat + " = ";
+    out += root.derivation.result;
+    if (o.sources && !root.derivation.origin.empty()) out += "  (" + root.derivation.origin + ")";
+    return out + "\n";
+  }
+  print(root, indent, indent, o, out);
   return out;
 }
 

@@ -13,6 +13,8 @@ nlohmann::ordered_json node_json(const ExplainNode& n) {
   j["display"] = n.derivation.result;
   j["formula"] = n.derivation.formula;
   j["substituted"] = n.derivation.substituted;
+  if (!n.flat.empty()) j["flat"] = n.flat;
+  if (!n.derivation.origin.empty()) j["source"] = n.derivation.origin;
   if (!n.derivation.note.empty()) j["note"] = n.derivation.note;
   if (n.repeated) j["repeated"] = true;
   if (n.truncated) j["truncated"] = true;

@@ -162,8 +162,14 @@ std::string report_latex(const Interpreter& in, const Report& r) {
   return document(body);
 }
 
-std::string explain_latex(const ExplainNode& root) {
+std::string explain_latex(const ExplainNode& root, bool flat) {
   std::vector<Item> items;
+  if (flat) {
+    Derivation d = root.derivation;
+    if (!d.input) d.substituted = root.flat;
+    return document(fmt::format("\\section*{{\\texttt{{{}}}}}\n", latex_text(root.label)) +
+                    align({derivation_item(root.label, d)}));
+  }
   flatten(root, items);
   std::string body = fmt::format("\\section*{{\\texttt{{{}}}}}\n", latex_text(root.label));
   body += align({items[0]});

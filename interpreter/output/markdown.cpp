@@ -153,9 +153,13 @@ std::string report_markdown(const Interpreter& in, const Report& r) {
   return out;
 }
 
-std::string explain_markdown(const ExplainNode& root) {
+std::string explain_markdown(const ExplainNode& root, bool flat) {
   std::string out = "### " + code(root.label) + "\n\n";
   Derivation d = root.derivation;
+  if (flat) {
+    if (!d.input) d.substituted = root.flat;
+    return out + derivation(root.label, d, "") + "\n";
+  }
   out += derivation(root.label, d, root.truncated ? " (…)" : "") + "\n";
   if (root.children.empty()) return out;
   out += "\nwhere\n\n";

@@ -21,8 +21,10 @@ std::string sweeps_json_text(const Interpreter& in, const std::vector<SweepResul
 std::string report_markdown(const Interpreter& in, const Report& r);
 std::string report_latex(const Interpreter& in, const Report& r);
 std::string report_toml(const Interpreter& in, const Report& r);
-std::string explain_markdown(const ExplainNode& root);
-std::string explain_latex(const ExplainNode& root);
+// With `flat`, the root alone: its formula, the formula inlined to literals
+// and inputs (ExplainNode::flat), and the result.
+std::string explain_markdown(const ExplainNode& root, bool flat = false);
+std::string explain_latex(const ExplainNode& root, bool flat = false);
 std::string explain_json(const ExplainNode& root);
 std::string explain_toml(const ExplainNode& root);
 
