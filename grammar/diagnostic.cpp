@@ -156,7 +156,7 @@ std::string clip(std::string_view s, std::size_t max) {
   return std::string(s.substr(0, byte_of(s, max - 1))) + "…";
 }
 
-void fail(const char* code, Span at, std::string message, std::string help) {
+void fail(Code code, Span at, std::string message, std::string help) {
   Diagnostic d;
   d.code = code;
   d.message = std::move(message);

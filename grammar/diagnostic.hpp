@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "error_codes.hpp"
-#include "source.hpp"
+#include "grammar/error_codes.hpp"
+#include "grammar/source.hpp"
 
 namespace napkin {
 
@@ -19,7 +19,7 @@ struct Label {
 };
 
 struct Diagnostic {
-  const char* code = codes::syntax;
+  Code code = Code::internal;  // every site that reports an error sets its own
   std::string message;
   std::vector<Label> labels;
   std::vector<std::string> notes;  // "note: ..." lines, e.g. a cycle's chain
@@ -55,7 +55,7 @@ class MissingInput : public Error {
   Span declared_;
 };
 
-[[noreturn]] void fail(const char* code, Span at, std::string message, std::string help = {});
+[[noreturn]] void fail(Code code, Span at, std::string message, std::string help = {});
 
 // `s` cut to at most `max` code points, ending in "…" when cut: a value shown
 // in a message may be a 10 MB string or a list of 100,000 items.

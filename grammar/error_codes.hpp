@@ -3,50 +3,146 @@
 // E01xx reading and parsing, E02xx units and dimensions, E03xx names and
 // records, E04xx arithmetic, E05xx checks, E06xx files and imports,
 // E07xx limits, E08xx usage, E09xx measurements; E00xx napkin itself.
-namespace napkin::codes {
-inline constexpr const char* internal = "E0000";  // a failure napkin did not expect: a bug
+//
+// A code is a `Code`; `code_table` gives each its text ("E0201"), which
+// never changes once released, and its short name (the docs' heading).
+// Add a code in both places, in the same order: the build checks that the
+// table lists every code once, in order. `fmt` prints a Code as its text
+// with grammar/code_format.hpp (kept apart: <fmt/format.h> here would make
+// `fmt` ambiguous wherever napkin::fmt, the formatter, is used unqualified).
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string_view>
 
-inline constexpr const char* syntax = "E0100";
-inline constexpr const char* bad_number = "E0101";
-inline constexpr const char* bad_escape = "E0102";
-inline constexpr const char* bad_encoding = "E0103";
-inline constexpr const char* misplaced_unit = "E0104";
+namespace napkin {
 
-inline constexpr const char* unknown_unit = "E0200";
-inline constexpr const char* add_mismatch = "E0201";
-inline constexpr const char* compare_mismatch = "E0202";
-inline constexpr const char* field_type = "E0203";
-inline constexpr const char* convert_mismatch = "E0204";
-inline constexpr const char* bad_power = "E0205";
-inline constexpr const char* needs_dimensionless = "E0206";
-inline constexpr const char* type_mismatch = "E0207";
-inline constexpr const char* unit_redefined = "E0208";
+enum class Code : std::uint8_t {
+  internal,  // a failure napkin did not expect: a bug
 
-inline constexpr const char* unknown_name = "E0300";
-inline constexpr const char* unknown_field = "E0301";
-inline constexpr const char* missing_input = "E0302";
-inline constexpr const char* cycle = "E0303";
-inline constexpr const char* duplicate = "E0304";
-inline constexpr const char* not_a_record = "E0305";
-inline constexpr const char* bad_arguments = "E0306";
-inline constexpr const char* not_callable = "E0307";
+  syntax,
+  bad_number,
+  bad_escape,
+  bad_encoding,
+  misplaced_unit,
 
-inline constexpr const char* division_by_zero = "E0400";
-inline constexpr const char* not_finite = "E0401";
+  unknown_unit,
+  add_mismatch,
+  compare_mismatch,
+  field_type,
+  convert_mismatch,
+  bad_power,
+  needs_dimensionless,
+  type_mismatch,
+  unit_redefined,
+  exponent_range,  // a unit's power beyond ±100
 
-inline constexpr const char* check_failed = "E0500";
-inline constexpr const char* check_not_bool = "E0501";
+  unknown_name,
+  unknown_field,
+  missing_input,
+  cycle,
+  duplicate,
+  not_a_record,
+  bad_arguments,
+  not_callable,
+  likely_typo,  // a new field in `extends` named like an input left at its default
 
-inline constexpr const char* import_not_found = "E0600";
-inline constexpr const char* import_cycle = "E0601";
-inline constexpr const char* io = "E0602";
+  division_by_zero,
+  not_finite,
 
-inline constexpr const char* nesting_limit = "E0700";
-inline constexpr const char* recursion_limit = "E0701";
-inline constexpr const char* size_limit = "E0702";
+  check_failed,
+  check_not_bool,
+  bad_tolerance,  // `within` zero or negative
 
-inline constexpr const char* usage = "E0800";
+  import_not_found,
+  import_cycle,
+  io,
 
-inline constexpr const char* probe_unavailable = "E0900";
-inline constexpr const char* unknown_probe = "E0901";
-}  // namespace napkin::codes
+  nesting_limit,
+  recursion_limit,
+  size_limit,
+
+  usage,
+
+  probe_unavailable,
+  unknown_probe,
+};
+
+struct CodeInfo {
+  Code code;
+  std::string_view text;  // "E0201": stable, what users and docs see
+  std::string_view name;  // "add_mismatch": the docs' heading
+};
+
+inline constexpr CodeInfo code_table[] = {
+    {Code::internal, "E0000", "internal"},
+
+    {Code::syntax, "E0100", "syntax"},
+    {Code::bad_number, "E0101", "bad_number"},
+    {Code::bad_escape, "E0102", "bad_escape"},
+    {Code::bad_encoding, "E0103", "bad_encoding"},
+    {Code::misplaced_unit, "E0104", "misplaced_unit"},
+
+    {Code::unknown_unit, "E0200", "unknown_unit"},
+    {Code::add_mismatch, "E0201", "add_mismatch"},
+    {Code::compare_mismatch, "E0202", "compare_mismatch"},
+    {Code::field_type, "E0203", "field_type"},
+    {Code::convert_mismatch, "E0204", "convert_mismatch"},
+    {Code::bad_power, "E0205", "bad_power"},
+    {Code::needs_dimensionless, "E0206", "needs_dimensionless"},
+    {Code::type_mismatch, "E0207", "type_mismatch"},
+    {Code::unit_redefined, "E0208", "unit_redefined"},
+    {Code::exponent_range, "E0209", "exponent_range"},
+
+    {Code::unknown_name, "E0300", "unknown_name"},
+    {Code::unknown_field, "E0301", "unknown_field"},
+    {Code::missing_input, "E0302", "missing_input"},
+    {Code::cycle, "E0303", "cycle"},
+    {Code::duplicate, "E0304", "duplicate"},
+    {Code::not_a_record, "E0305", "not_a_record"},
+    {Code::bad_arguments, "E0306", "bad_arguments"},
+    {Code::not_callable, "E0307", "not_callable"},
+    {Code::likely_typo, "E0308", "likely_typo"},
+
+    {Code::division_by_zero, "E0400", "division_by_zero"},
+    {Code::not_finite, "E0401", "not_finite"},
+
+    {Code::check_failed, "E0500", "check_failed"},
+    {Code::check_not_bool, "E0501", "check_not_bool"},
+    {Code::bad_tolerance, "E0502", "bad_tolerance"},
+
+    {Code::import_not_found, "E0600", "import_not_found"},
+    {Code::import_cycle, "E0601", "import_cycle"},
+    {Code::io, "E0602", "io"},
+
+    {Code::nesting_limit, "E0700", "nesting_limit"},
+    {Code::recursion_limit, "E0701", "recursion_limit"},
+    {Code::size_limit, "E0702", "size_limit"},
+
+    {Code::usage, "E0800", "usage"},
+
+    {Code::probe_unavailable, "E0900", "probe_unavailable"},
+    {Code::unknown_probe, "E0901", "unknown_probe"},
+};
+
+// The table is the enum, in order: code_table[c] describes c.
+constexpr bool code_table_in_order() {
+  for (std::size_t i = 0; i < std::size(code_table); ++i) {
+    if (static_cast<std::size_t>(code_table[i].code) != i) return false;
+    const auto t = code_table[i].text;
+    if (t.size() != 5 || t[0] != 'E') return false;
+    if (i > 0 && !(code_table[i - 1].text < t)) return false;  // ascending, so no text twice
+  }
+  return static_cast<std::size_t>(code_table[std::size(code_table) - 1].code) + 1 == std::size(code_table);
+}
+static_assert(code_table_in_order(), "code_table must list every Code once, in the enum's order");
+
+constexpr std::string_view code_text(Code c) { return code_table[static_cast<std::size_t>(c)].text; }
+constexpr std::string_view code_name(Code c) { return code_table[static_cast<std::size_t>(c)].name; }
+
+// Call sites spell a code `codes::add_mismatch`.
+namespace codes {
+using enum Code;
+}  // namespace codes
+
+}  // namespace napkin

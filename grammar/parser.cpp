@@ -180,7 +180,7 @@ class Builder {
       return e;
     }
     if (n.is_type<paren_expr>()) return expr(*n.children.at(0), d);
-    fail(codes::syntax, s, "internal: unexpected syntax node " + std::string(n.type));
+    fail(codes::internal, s, "unexpected syntax node " + std::string(n.type));
   }
 
  private:
@@ -497,7 +497,7 @@ class Builder {
              "sweep a third input in a second sweep, or write a record per value");
       return st;
     }
-    fail(codes::syntax, s, "internal: unexpected statement node " + std::string(n.type));
+    fail(codes::internal, s, "unexpected statement node " + std::string(n.type));
   }
 
   ast::ExprPtr base_path(const Node& n) {  // [name, name, ...]

@@ -5,6 +5,7 @@
 
 #include <system_error>
 
+#include "grammar/code_format.hpp"
 #include "grammar/parser.hpp"
 #include "import_toml.hpp"
 #include "prober.hpp"

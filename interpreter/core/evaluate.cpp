@@ -126,7 +126,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
     case K::Binary: return eval_binary(e, env);
     case K::Measure: return eval_measure(e, env);
   }
-  fail(codes::syntax, e.span, "internal: unknown expression");
+  fail(codes::internal, e.span, "unknown expression");
 }
 
 Interpreter::NodeCache& Interpreter::cache_of(const ast::Expr& e) {

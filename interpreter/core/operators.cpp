@@ -111,7 +111,7 @@ Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
     case B::Ge: return Value::boolean(a.v >= b.v);
     default: break;
   }
-  fail(codes::syntax, e.span, "internal: unknown operator");
+  fail(codes::internal, e.span, "unknown operator");
 }
 
 }  // namespace napkin

@@ -48,8 +48,8 @@ HEAD
 
 stages=$(grep '^//' grammar/error_codes.hpp | sed 's|^// *||' | tr '\n' ' ')
 group=""
-grep -o 'inline constexpr const char\* [a-z_]* = "E[0-9]*"' grammar/error_codes.hpp |
-  sed 's/.*char\* \([a-z_]*\) = "\(E[0-9]*\)"/\2 \1/' | sort |
+grep -o '{Code::[a-z_]*, "E[0-9]*", "[a-z_]*"}' grammar/error_codes.hpp |
+  sed 's/.*"\(E[0-9]*\)", "\([a-z_]*\)"}/\1 \2/' | sort |
   while read -r code name; do
     prefix=${code:0:3}
     if [ "$prefix" != "$group" ]; then

@@ -79,7 +79,7 @@ TEST_CASE("a write that fails at any step leaves the original intact", "[atomic_
     napkin::atomic_write(f.string(), replacement, fault);
     FAIL("the write should have failed at " << step);
   } catch (const napkin::Error& e) {
-    CHECK(std::string(e.diagnostic().code) == "E0602");
+    CHECK(code_text(e.diagnostic().code) == "E0602");
     CHECK_THAT(e.diagnostic().message, Catch::Contains(step) && Catch::Contains("No space left on device"));
   }
   CHECK(slurp(f) == original);
@@ -93,7 +93,7 @@ TEST_CASE("a write into a missing directory is a napkin error, not an exception 
     napkin::atomic_write(f.string(), "x");
     FAIL("the write should have failed");
   } catch (const napkin::Error& e) {
-    CHECK(std::string(e.diagnostic().code) == "E0602");
+    CHECK(code_text(e.diagnostic().code) == "E0602");
     CHECK_THAT(e.diagnostic().message, Catch::Contains("out.toml") && Catch::Contains("No such file or directory"));
   }
 }
