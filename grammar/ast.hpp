@@ -2,6 +2,8 @@
 // The abstract syntax tree. Every node carries the span it was parsed from;
 // the tree is plain data, printed back by `printer.hpp` and evaluated by the
 // interpreter.
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,9 +67,12 @@ struct Expr {
   std::vector<std::string> arg_names;  // "" for positional arguments
   std::vector<FieldDecl> fields;       // With
   std::unique_ptr<Expr> fallback;      // Measure: the value used when the probe cannot run
-  // A number an evaluator gives the node when it first evaluates it, to find
-  // what it keeps about the node (which field a name resolved to); 0 before.
-  mutable std::uint32_t cache_id = 0;
+  // The node's identity: a serial number, given when the parser makes the
+  // node and never changed, distinct for every node made in this process (it
+  // wraps after 2^32 nodes, so an identity to key a cache on, checked
+  // against the node's address, not a proof of distinctness). The AST holds
+  // no evaluator state; an evaluator keeps its own tables keyed by this.
+  const std::uint32_t id;
 
   Expr(ExprKind k, Span s);  // defined below FieldDecl: clang needs `fields` complete there
 };
@@ -89,7 +94,13 @@ struct FieldDecl {
   Span span;      // the whole declaration
 };
 
-inline Expr::Expr(ExprKind k, Span s) : kind(k), span(s) {}
+// The next node identity (Expr::id), counted for the whole process.
+inline std::uint32_t next_node_id() {
+  static std::atomic<std::uint32_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+inline Expr::Expr(ExprKind k, Span s) : kind(k), span(s), id(next_node_id()) {}
 
 struct Param {
   std::string name;

@@ -1,8 +1,8 @@
 #pragma once
 // The napkin grammar as PEGTL rules. Nothing here builds or evaluates
-// anything: rules only say what text is well formed. `ast_builder.cpp`
-// selects which rules become parse-tree nodes, and `errors.hpp` says, in
-// words, what each committed rule expected.
+// anything: rules only say what text is well formed. `parser.cpp` selects
+// which rules become parse-tree nodes (`selector`) and builds the AST from
+// them, and `errors.hpp` says, in words, what each committed rule expected.
 #include <tao/pegtl.hpp>
 
 namespace napkin::rules {

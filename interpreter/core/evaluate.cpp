@@ -130,15 +130,24 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
 }
 
 Interpreter::NodeCache& Interpreter::cache_of(const ast::Expr& e) {
-  if (e.cache_id < node_cache_.size() && node_cache_[e.cache_id].node == &e) [[likely]]
-    return node_cache_[e.cache_id];  // entry 0 belongs to no node
+  NodeCache& c = node_cache_[e.id & cache_mask_];
+  if (c.node == &e) [[likely]] return c;
   return new_cache(e);
 }
 
 Interpreter::NodeCache& Interpreter::new_cache(const ast::Expr& e) {
-  if (node_cache_.empty()) node_cache_.emplace_back();
-  e.cache_id = static_cast<std::uint32_t>(node_cache_.size());
-  return node_cache_.emplace_back(NodeCache{&e});
+  if (++cache_used_ * 2 > node_cache_.size()) {
+    std::vector<NodeCache> old(node_cache_.size() * 2);
+    old.swap(node_cache_);
+    cache_mask_ = node_cache_.size() - 1;
+    cache_used_ = 1;
+    for (const NodeCache& c : old)
+      if (c.node) {
+        node_cache_[c.node->id & cache_mask_] = c;
+        ++cache_used_;
+      }
+  }
+  return node_cache_[e.id & cache_mask_] = NodeCache{&e};
 }
 
 std::size_t Interpreter::slot_of(const ast::Expr& e, const Record* r) {

@@ -153,7 +153,6 @@ class Interpreter {
   const Function* builtin(const std::string& name) const;
 
  private:
-  friend struct BuiltinAccess;
   Options opts_;
   UnitTable units_;
   std::deque<Record> records_;
@@ -182,7 +181,10 @@ class Interpreter {
   // record's field table, its binding in a module. Tables do not change once
   // built, so a name resolves by a pointer comparison instead of a hash of
   // its text; a sweep evaluates the same formulas over records that share
-  // one table.
+  // one table. The entries are direct-mapped by the node's identity
+  // (ast::Expr::id & cache_mask_, checked against the node's address); a
+  // node that finds its entry taken evicts it, which only costs a lookup,
+  // and the table doubles when half its entries are used.
   struct NodeCache {
     const ast::Expr* node = nullptr;
     const SlotTable* table = nullptr;
@@ -191,7 +193,9 @@ class Interpreter {
     Binding* binding = nullptr;
   };
   static constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
-  std::vector<NodeCache> node_cache_;
+  std::vector<NodeCache> node_cache_ = std::vector<NodeCache>(1024);
+  std::size_t cache_mask_ = 1023;  // node_cache_.size() - 1, a power of two
+  std::size_t cache_used_ = 0;     // entries filled since the table last grew
   NodeCache& cache_of(const ast::Expr& e);
   [[gnu::noinline]] NodeCache& new_cache(const ast::Expr& e);
   std::size_t slot_of(const ast::Expr& e, const Record* r);  // the field named e.text, or kNoSlot

@@ -22,7 +22,8 @@ struct RooflineOptions {
 // The GPU's roofline, log–log, with a labelled point for every operation the
 // file gives an intensity for: every field in FLOP/B of its records and lets
 // (hardware records and fields named `ridge` or `ridge_point` aside), and
-// every row of a sweep that shows such a field. docs/plots.md says more.
+// every row of a sweep that shows such a field. docs/output.md (`napkin plot
+// roofline`) says more.
 std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o);
 
 // A sweep's numeric columns against its first input, one panel per unit,
