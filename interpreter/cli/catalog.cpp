@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/stdlib_names.hpp"
 
 namespace napkin::measure {
 
@@ -34,16 +35,16 @@ std::optional<Spec> catalog_spec(const std::string& device_name) {
     return false;
   };
   Interpreter in;
-  Module* m = in.load_std("hardware");
+  Module* m = in.load_std(stdlib_names::hardware_module);
   if (!m) return std::nullopt;
   std::optional<Spec> best;
   int best_score = 0;
   for (Binding* b : m->order) {
     try {
       Value v = in.top_value(b, Span{});
-      if (v.kind != Value::Kind::Record || b->name == "gpu") continue;
+      if (v.kind != Value::Kind::Record || b->name == stdlib_names::gpu) continue;
       Record* r = v.rec;
-      const auto it = r->index().find("name");
+      const auto it = r->index().find(stdlib_names::name);
       if (it == r->index().end()) continue;
       Value name = in.field(r, it->second, Span{});
       if (name.kind != Value::Kind::String) continue;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "grammar/code_format.hpp"
 #include "grammar/diagnostic.hpp"
 #include "interpreter/io/atomic_write.hpp"
 #include "interpreter/measure/cache.hpp"
@@ -14,6 +15,8 @@
 #include "interpreter/measure/gpu_module.hpp"
 #include "interpreter/measure/probes.hpp"
 #include "interpreter/measure/profile.hpp"
+#include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/stdlib_names.hpp"
 #include "interpreter/core/suggest.hpp"
 #include "commands.hpp"
 
@@ -60,9 +63,31 @@ std::string table(const std::vector<Row>& rows) {
 }
 
 std::string spec_field(const Request& r) {
-  if (r.probe->spec_field == "peak_") return "peak_" + r.arg("dtype");
+  if (r.probe->spec_field == stdlib_names::peak_prefix) return stdlib_names::peak_prefix + r.arg("dtype");
   return r.probe->spec_field;
 }
+
+// The ratios `napkin measure` prints come from std/roofline's functions,
+// evaluated by napkin, not from formulas written here.
+class Roofline {
+ public:
+  Roofline() : lib_(in_.load_std(stdlib_names::roofline_module)) {}
+  // `value` in `unit` ("B/s", "FLOP/s") as a napkin quantity.
+  Value quantity(double value, const std::string& unit) {
+    const Value one = in_.eval_in(lib_, in_.parse_snippet("<unit>", "1 " + unit));
+    return Value::quantity(value * one.q.v, one.q.dim);
+  }
+  double ridge_point(double flops, double bytes) {
+    return in_.call_function(lib_, stdlib_names::ridge_point_fn, {quantity(flops, "FLOP/s"), quantity(bytes, "B/s")}).q.v;
+  }
+  double fraction_of_peak(double achieved, double peak, const std::string& unit) {
+    return in_.call_function(lib_, stdlib_names::fraction_of_peak_fn, {quantity(achieved, unit), quantity(peak, unit)}).q.v;
+  }
+
+ private:
+  Interpreter in_;
+  Module* lib_;
+};
 
 void progress(const std::string& what) {
   if (isatty(STDERR_FILENO)) fmt::print(stderr, "measuring {} ...\n", what);
@@ -79,7 +104,7 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       std::vector<std::string> names;
       for (const auto& q : probe_list()) names.push_back(q.name);
       const auto close = closest(name, names);
-      res.err = fmt::format("error[E0800]: there is no probe `{}`{}\n", name,
+      res.err = fmt::format("error[{}]: there is no probe `{}`{}\n", codes::usage, name,
                             close.empty() ? "" : fmt::format("; did you mean `{}`?", close.front()));
       res.code = 2;
       return res;
@@ -108,6 +133,7 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
   }
   res.out += "\n";
 
+  Roofline roofline;
   std::vector<Row> rows;
   std::vector<Measurement> done;
   std::vector<std::string> notes;
@@ -137,7 +163,7 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       if (p->gpu && spec && spec->figures.count(field)) {
         const double s = spec->figures.at(field);
         row.spec = show(s, m.unit);
-        row.fraction = fmt::format("{:.1f}%", m.value / s * 100);
+        row.fraction = fmt::format("{:.1f}%", roofline.fraction_of_peak(m.value, s, m.unit) * 100);
         if (m.value > s)
           m.warnings.push_back(fmt::format("above the spec sheet's {}: a cache effect, not a faster chip", row.spec));
       }
@@ -157,14 +183,16 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
   const Measurement* flops = find("gpu.matmul_throughput(dtype=bf16)");
   const Measurement* bytes = find("gpu.copy_bandwidth");
   if (flops && bytes) {
-    Row row{"ridge point (bf16 / copy)", show(flops->value / bytes->value, "FLOP/B"), "", "", ""};
-    if (spec && spec->figures.count("peak_bf16") && spec->figures.count("memory_bandwidth"))
-      row.spec = show(spec->figures.at("peak_bf16") / spec->figures.at("memory_bandwidth"), "FLOP/B");
+    Row row{"ridge point (bf16 / copy)", show(roofline.ridge_point(flops->value, bytes->value), "FLOP/B"), "", "", ""};
+    // std/hardware's own ridge_point field of the catalog entry.
+    if (spec && spec->figures.count(stdlib_names::ridge_point))
+      row.spec = show(spec->figures.at(stdlib_names::ridge_point), "FLOP/B");
     rows.push_back(row);
   }
   flops = find("cpu.matmul_throughput(dtype=fp32,threads=" + all + ")");
   bytes = find("cpu.copy_bandwidth(threads=" + all + ")");
-  if (flops && bytes) rows.push_back({"CPU ridge point (fp32 / copy)", show(flops->value / bytes->value, "FLOP/B"), "", "", ""});
+  if (flops && bytes)
+    rows.push_back({"CPU ridge point (fp32 / copy)", show(roofline.ridge_point(flops->value, bytes->value), "FLOP/B"), "", "", ""});
 
   if (!rows.empty()) res.out += table(rows);
   for (const auto& n : notes) res.out += "note: " + n + "\n";
@@ -181,7 +209,7 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
                         });
     const std::string device = on_gpu ? "gpu: " + gpu->name : "cpu: " + cpu.device();
     if (done.empty()) {
-      res.err += "error[E0800]: nothing was measured, so no profile was written\n";
+      res.err += fmt::format("error[{}]: nothing was measured, so no profile was written\n", codes::usage);
       res.code = 2;
       return res;
     }
@@ -194,7 +222,7 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       res.err += render(e.diagnostic());
       res.code = 2;
     } catch (const std::exception& e) {
-      res.err += fmt::format("error[E0602]: {}\n", e.what());
+      res.err += fmt::format("error[{}]: {}\n", codes::io, e.what());
       res.code = 2;
     }
   }

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "interpreter/core/stdlib_names.hpp"
+
 namespace napkin::cli {
 
 struct Result {
@@ -74,7 +76,7 @@ struct PlotArgs {
   std::string file;
   std::string output;  // empty or "-": standard output
   std::string gpu;
-  std::string peak = "peak_bf16";
+  std::string peak = stdlib_names::peak_bf16;
   int sweep = 1;
 };
 

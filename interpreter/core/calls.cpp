@@ -173,4 +173,18 @@ Value Interpreter::eval_measure(const ast::Expr& e, Env* env) {
   return v;
 }
 
+Value Interpreter::call_function(Module* m, const std::string& name, std::vector<Value> values) {
+  const ast::Expr& call = parse_snippet("<" + name + ">", name + "()");  // spans for errors, the callee's name
+  const Value callee = eval_in(m, *call.items[0]);
+  if (callee.kind != Value::Kind::Function)
+    fail(codes::not_callable, call.span, fmt::format("`{}` is {}, not a function", name, describe_kind(callee)));
+  CallArgs args;
+  args.call = &call;
+  args.nodes.assign(values.size(), &call);
+  args.values = std::move(values);
+  if (callee.fn->builtin) return callee.fn->builtin(*this, args);
+  TraceScope untraced(*this, nullptr);
+  return call_user(*callee.fn, args, std::vector<std::string>(args.values.size()), nullptr);
+}
+
 }  // namespace napkin

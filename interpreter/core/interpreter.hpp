@@ -130,6 +130,10 @@ class Interpreter {
   Value field(Record* r, std::size_t i, Span use);
   Binding* find_binding(Module* m, const std::string& name);
   CheckResult run_check(const ast::Stmt& check);
+  // Calls the function `name` that `m` sees with positional `args`, as
+  // napkin code calling it would: how C++ asks the standard library for a
+  // formula instead of writing it (the roofline plot, `napkin measure`).
+  Value call_function(Module* m, const std::string& name, std::vector<Value> args);
   Module* module_of(const SourceFile* file) const;
 
   // A copy of `base` whose fields `values` are given values instead of

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/stdlib_names.hpp"
 #include "interpreter/sweep/sweep.hpp"
 
 namespace napkin {
@@ -16,7 +17,7 @@ struct PlotError : std::runtime_error {
 
 struct RooflineOptions {
   std::string gpu;                 // an expression naming a hardware record; empty: the file's own
-  std::string peak = "peak_bf16";  // the hardware field that sets the compute ceiling
+  std::string peak = stdlib_names::peak_bf16;  // the hardware field that sets the compute ceiling
 };
 
 // The GPU's roofline, log–log, with a labelled point for every operation the

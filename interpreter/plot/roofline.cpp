@@ -8,10 +8,13 @@
 #include "grammar/parser.hpp"
 #include "plot.hpp"
 #include "svg.hpp"
+#include "interpreter/core/stdlib_names.hpp"
 #include "interpreter/output/report.hpp"
 
 namespace napkin {
 namespace {
+
+namespace names = stdlib_names;
 
 struct Point {
   std::string label;
@@ -41,7 +44,7 @@ std::vector<Point> operations(const Interpreter& in, const Report& r) {
   for (const auto& s : r.sections) {
     if (s.kind == "hardware") continue;
     for (const auto& f : s.fields)
-      if (f.ok && is_intensity(f.value) && f.name != "ridge" && f.name != "ridge_point")
+      if (f.ok && is_intensity(f.value) && f.name != names::ridge && f.name != names::ridge_point)
         out.push_back({f.qualified, f.value.q.v});
   }
   for (const auto& sw : r.sweeps)
@@ -70,10 +73,10 @@ std::string default_gpu(const Report& r, const std::string& peak) {
     return std::any_of(s.fields.begin(), s.fields.end(), [&](const FieldReport& f) { return f.ok && f.name == name; });
   };
   for (const auto& s : r.sections)
-    if (s.kind == "hardware" && has(s, "memory_bandwidth") && has(s, peak)) return s.name;
+    if (s.kind == "hardware" && has(s, names::memory_bandwidth) && has(s, peak)) return s.name;
   for (const auto& s : r.sections)
     for (const auto& f : s.fields)
-      if (f.ok && f.name == "gpu" && f.value.kind == Value::Kind::Record) return s.name + ".gpu";
+      if (f.ok && f.name == names::gpu && f.value.kind == Value::Kind::Record) return s.name + "." + names::gpu;
   throw PlotError(fmt::format(
       "this file defines no hardware with memory_bandwidth and {} and no field named `gpu`; name one with --gpu, e.g. --gpu h100_sxm",
       peak));
@@ -97,6 +100,12 @@ Quantity field(Interpreter& in, Record* r, const std::string& name, const Dim& d
   if (v.kind != Value::Kind::Quantity || v.q.dim != dim || !(v.q.v > 0))
     throw PlotError(fmt::format("{}.{} is {}, not a positive {}", r->name, name, in.show(v), unit));
   return v.q;
+}
+
+// A std/roofline function of these arguments, evaluated by napkin: the plot
+// draws the library's roofline, not a copy of it.
+Value roofline(Interpreter& in, const char* fn, std::vector<Value> args) {
+  return in.call_function(in.load_std(names::roofline_module), fn, std::move(args));
 }
 
 struct Box {
@@ -154,9 +163,22 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
   const std::string gpu_name = o.gpu.empty() ? default_gpu(report, o.peak) : o.gpu;
   Record* gpu = eval_record(in, m, gpu_name);
   const Quantity peak = field(in, gpu, o.peak, flop_per_second(), "FLOP/s");
-  const Quantity bw = field(in, gpu, "memory_bandwidth", Dim::base(kByte) / Dim::base(kSecond), "B/s");
-  const double ridge = peak.v / bw.v;
+  const Quantity bw = field(in, gpu, names::memory_bandwidth, Dim::base(kByte) / Dim::base(kSecond), "B/s");
+  const Value peak_v = Value::quantity(peak.v, peak.dim), bw_v = Value::quantity(bw.v, bw.dim);
+  const double ridge = roofline(in, names::ridge_point_fn, {peak_v, bw_v}).q.v;
+  // The roof at an intensity (FLOP/B), in FLOP/s.
+  auto roof_at = [&](double intensity) {
+    return roofline(in, names::attainable_performance_fn, {Value::quantity(intensity, flop_per_byte()), peak_v, bw_v}).q.v;
+  };
   std::vector<Point> points = operations(in, report);
+  std::vector<double> attained;
+  std::vector<bool> memory_bound;
+  for (const auto& p : points) {
+    attained.push_back(roof_at(p.intensity));
+    const Value bound =
+        roofline(in, names::intensity_bound_fn, {Value::quantity(p.intensity, flop_per_byte()), peak_v, bw_v});
+    memory_bound.push_back(bound.kind == Value::Kind::String && *bound.s == "memory");
+  }
 
   double imin = ridge, imax = ridge;
   for (const auto& p : points) {
@@ -165,7 +187,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
   }
   auto [xlo, xhi] = svg::decade_range(std::min(imin / 3, ridge / 30), std::max(imax * 3, ridge * 30), 3);
   const double tera = 1e12;
-  auto [ylo, yhi] = svg::decade_range(bw.v * xlo / tera, peak.v * 3 / tera, 2);
+  auto [ylo, yhi] = svg::decade_range(roof_at(xlo) / tera, peak.v * 3 / tera, 2);
 
   auto show_q = [&](double v, const Dim& d) { return in.show(Value::quantity(v, d)); };
   const std::string gpu_label = gpu->name.empty() ? gpu_name : gpu->name;
@@ -205,17 +227,20 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
 
   // The roof: bandwidth × intensity up to the ridge, then the peak. Where
   // the slope enters below the axis it starts at the axis instead.
-  const double x_start = std::max(xlo, ylo * tera / bw.v);
-  const double roof_y = peak.v / tera;
-  c.polygon({{x.at(x_start), plot_b}, {x.at(x_start), y.at(bw.v * x_start / tera)}, {x.at(ridge), y.at(roof_y)},
+  // (the intensity at which bandwidth × intensity reaches ylo is the ridge
+  // point of a peak of ylo).
+  const double x_start =
+      std::max(xlo, roofline(in, names::ridge_point_fn, {Value::quantity(ylo * tera, peak.dim), bw_v}).q.v);
+  const double roof_y = peak.v / tera, start_y = roof_at(x_start) / tera;
+  c.polygon({{x.at(x_start), plot_b}, {x.at(x_start), y.at(start_y)}, {x.at(ridge), y.at(roof_y)},
              {plot_r, y.at(roof_y)}, {plot_r, plot_b}},
             "fill=\"#eef3f8\" stroke=\"none\"");
   c.rect(plot_l, plot_t, plot_r - plot_l, plot_b - plot_t, "fill=\"none\" stroke=\"#333\"");
   c.line(x.at(ridge), y.at(roof_y), x.at(ridge), plot_b, "stroke=\"#777\" stroke-dasharray=\"5 4\"");
-  c.polyline({{x.at(x_start), y.at(bw.v * x_start / tera)}, {x.at(ridge), y.at(roof_y)}, {plot_r, y.at(roof_y)}},
+  c.polyline({{x.at(x_start), y.at(start_y)}, {x.at(ridge), y.at(roof_y)}, {plot_r, y.at(roof_y)}},
              "stroke=\"#222\" stroke-width=\"2.5\" stroke-linejoin=\"round\"");
 
-  const double sx0 = x.at(x_start), sy0 = y.at(bw.v * x_start / tera), sx1 = x.at(ridge), sy1 = y.at(roof_y);
+  const double sx0 = x.at(x_start), sy0 = y.at(start_y), sx1 = x.at(ridge), sy1 = y.at(roof_y);
   c.circle(sx1, sy1, 5, "fill=\"white\" stroke=\"#222\" stroke-width=\"2\"");
   const std::string ridge_text = fmt::format("ridge point {}", show_q(ridge, flop_per_byte()));
   c.text(sx1 - 5, plot_b - 8, ridge_text, "font-size=\"11\" fill=\"#555\"", "start", -90);
@@ -224,8 +249,8 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
   std::vector<Box> taken{{sx1 - 7, sy1 - 7, sx1 + 7, sy1 + 7}};
   for (const auto& b : footprint(sx1 - 5, plot_b - 8, -90, svg::text_width(ridge_text, 11), 11)) taken.push_back(b);
   std::vector<std::pair<double, double>> at;
-  for (const auto& p : points) {
-    at.emplace_back(x.at(p.intensity), y.at(std::min(peak.v, p.intensity * bw.v) / tera));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    at.emplace_back(x.at(points[i].intensity), y.at(attained[i] / tera));
     taken.push_back({at.back().first - 7, at.back().second - 7, at.back().first + 7, at.back().second + 7});
   }
   const double angle = std::atan2(sy1 - sy0, sx1 - sx0) * 180 / std::numbers::pi;
@@ -273,7 +298,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
   // Operations, numbered, coloured by the bound they sit under.
   const std::string memory_color = svg::color(0), compute_color = svg::color(1);
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const std::string& col = points[i].intensity < ridge ? memory_color : compute_color;
+    const std::string& col = memory_bound[i] ? memory_color : compute_color;
     c.circle(at[i].first, at[i].second, 5.5, fmt::format("fill=\"{}\" stroke=\"white\" stroke-width=\"1.5\"", col));
   }
   for (std::size_t i = 0; i < points.size(); ++i) place_label(c, at[i].first, at[i].second, std::to_string(i + 1), taken);
@@ -292,10 +317,9 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
     c.text(lx, ly + 14, "no field in FLOP/B in this file", "font-size=\"12\" fill=\"#555\"");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
-    const double attained = std::min(peak.v, p.intensity * bw.v);
     c.text(lx, ly + 14, std::to_string(i + 1), "font-size=\"12\" font-weight=\"bold\"");
     c.text(lx + 24, ly + 14, p.label, "font-size=\"12\"");
-    c.text(lx + 24, ly + 28, fmt::format("{} → {}", show_q(p.intensity, flop_per_byte()), show_q(attained, flop_per_second())),
+    c.text(lx + 24, ly + 28, fmt::format("{} → {}", show_q(p.intensity, flop_per_byte()), show_q(attained[i], flop_per_second())),
            "font-size=\"11\" fill=\"#555\"");
     ly += 32;
   }

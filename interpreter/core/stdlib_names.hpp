@@ -1,0 +1,61 @@
+#pragma once
+// Every name of the standard library that napkin's C++ relies on, in one
+// place. Formulas live in stdlib/*.napkin and C++ evaluates them through the
+// interpreter (Interpreter::call_function, a record's field); what C++ still
+// needs is the names to look up. Renaming one of these in stdlib/ means
+// changing it here, and the tests that use it (named beside each) fail until
+// then.
+//
+// Not here yet: `napkin quick` (cli/cmd_quick.cpp) writes a scenario
+// `serving with { model, gpu, batch, context, prompt, price, mfu }` over
+// std/models, std/hardware and std/serving and reads its fields
+// memory_fits, memory_needed, gpu.memory_capacity, tokens_per_s,
+// tokens_per_s_per_sequence, usd_per_million_tokens, step_time and
+// decode_bound by their names; those belong in a std/serving section here.
+//
+// Also not here: interpreter/measure/ sits below core and cannot include this
+// header. Its probes name the std/hardware field each compares with
+// (probes.cpp: memory_bandwidth, peak_fp32, "peak_" + dtype) and its
+// profiles write std/hardware's field names (profile.cpp: name,
+// memory_bandwidth, memory_capacity, peak_<dtype>); keep those in step with
+// the hardware names below.
+namespace napkin::stdlib_names {
+
+// ---- std/hardware --------------------------------------------------------
+// The module `napkin measure` reads its spec sheets from (catalog.cpp) and
+// `napkin quick` lists GPUs from (cmd_quick.cpp).
+inline constexpr const char* hardware_module = "hardware";
+// The catalog's base record, which is no device (catalog.cpp); also the field
+// by which a scenario names its GPU (plot roofline's default GPU,
+// cmd_quick.cpp). Tests: measure.cli, golden.plot.roofline, cli.
+inline constexpr const char* gpu = "gpu";
+// A hardware record's model name, matched against the detected device's.
+inline constexpr const char* name = "name";
+// The memory roof of the roofline plot; with the peak, what makes a
+// hardware record plottable (roofline.cpp). Test: golden.plot.roofline.
+inline constexpr const char* memory_bandwidth = "memory_bandwidth";
+// What one GPU holds, shown by `napkin quick` (cmd_quick.cpp). Test: cli.
+inline constexpr const char* memory_capacity = "memory_capacity";
+// The compute roof: `napkin plot roofline --peak`'s default, and the spec
+// `napkin measure` compares gpu.matmul_throughput(dtype=D) with is
+// peak_prefix + D (cmd_measure.cpp, plot.hpp, commands.hpp).
+inline constexpr const char* peak_bf16 = "peak_bf16";
+inline constexpr const char* peak_prefix = "peak_";
+// The field std/hardware computes as peak_bf16 / memory_bandwidth: the spec
+// ridge point `napkin measure` prints (cmd_measure.cpp). A field of this
+// name, or `ridge`, is the hardware's, not an operation, so the roofline
+// plot does not put it on as a point (roofline.cpp).
+inline constexpr const char* ridge_point = "ridge_point";
+inline constexpr const char* ridge = "ridge";
+
+// ---- std/roofline ----------------------------------------------------------
+// The functions the roofline plot and `napkin measure` evaluate instead of
+// writing the formulas in C++. Tests: golden.plot.roofline, measure.cli,
+// stdlib.roofline_helpers.
+inline constexpr const char* roofline_module = "roofline";
+inline constexpr const char* ridge_point_fn = "ridge_point";                        // (peak, bandwidth)
+inline constexpr const char* attainable_performance_fn = "attainable_performance";  // (intensity, peak, bandwidth)
+inline constexpr const char* intensity_bound_fn = "intensity_bound";                // (intensity, peak, bandwidth)
+inline constexpr const char* fraction_of_peak_fn = "fraction_of_peak";              // (achieved, peak)
+
+}  // namespace napkin::stdlib_names
