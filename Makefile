@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 NAPKIN := ./$(BUILD_DIR)/napkin
 
-.PHONY: all deps configure build demo test golden bench compare clean
+.PHONY: all deps configure build demo test golden install package bench compare clean
 
 all: build
 
@@ -33,6 +33,15 @@ golden: build
 BENCH_DIR ?= build-bench
 
 bench: deps
+# Install bin/napkin, its GPU module (lib/napkin/) and the docs under PREFIX.
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# A Debian package of the same files (build/napkin_VERSION_ARCH.deb).
+package: build
+	@cd $(BUILD_DIR) && cpack -G DEB
+
 	@cmake -S . -B $(BENCH_DIR) $(CMAKE_FLAGS) -DNAPKIN_BENCH=ON >/dev/null
 	@cmake --build $(BENCH_DIR) -j$(JOBS) --target napkin napkin_bench
 	@$(BENCH_DIR)/bench/napkin_bench $(BENCH_ARGS)
