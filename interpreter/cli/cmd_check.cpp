@@ -6,12 +6,15 @@ namespace napkin::cli {
 
 Result cmd_check(const CheckArgs& a, const Common& c) {
   Result total;
-  int passed = 0, failed = 0, loaded = 0;
+  int passed = 0, failed = 0, loaded = 0, errors = 0;
   for (const auto& file : a.files) {
     Result r = guarded(c, [&](Interpreter& in) {
       Module* m = in.load_file(file);
       ++loaded;
-      auto checks = run_checks(in, m);
+      // Every field the file defines is evaluated, not only what the checks
+      // use: a file that cannot be evaluated never passes.
+      Report report = build_report(in, m, false, /*keep_going=*/true);
+      const auto& checks = report.checks;
       Result res;
       int p = 0;
       for (const auto& ch : checks) {
@@ -25,13 +28,18 @@ Result cmd_check(const CheckArgs& a, const Common& c) {
       passed += p;
       failed += static_cast<int>(checks.size()) - p;
       res.code = static_cast<int>(checks.size()) == p ? 0 : 1;
+      for (const auto& d : report.errors) res.err += render(d);
+      errors += static_cast<int>(report.errors.size());
+      if (!report.errors.empty()) res.code = 2;
       return res;
     });
     total.out += r.out;
     total.err += r.err;
     total.code = std::max(total.code, r.code);
   }
-  if (loaded > 0) total.out += fmt::format("{} passed, {} failed\n", passed, failed);
+  if (loaded > 0)
+    total.out += errors ? fmt::format("{} passed, {} failed, {} {}\n", passed, failed, errors, errors == 1 ? "error" : "errors")
+                        : fmt::format("{} passed, {} failed\n", passed, failed);
   return total;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "interpreter/core/did_you_mean.hpp"
 #include "interpreter/core/suggest.hpp"
 #include "guarded.hpp"
 
@@ -26,14 +27,43 @@ void require_known(const std::string& what, const std::string& name, const std::
   for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
   Diagnostic d;
   d.code = codes::usage;
-  const auto close = closest(name, known);
+  const auto close = suggestions(name, known);
   d.message = fmt::format("there is no {} `{}` in the catalog", what, name);
   d.help = close.empty() ? fmt::format("the {}s are {}", what, list)
-                         : fmt::format("did you mean `{}`? The {}s are {}", close[0], what, list);
+                         : fmt::format("{} The {}s are {}", did_you_mean(close), what, list);
   throw Error(std::move(d));
 }
 
 std::string number(double v) { return fmt::format("{}", v); }
+
+const FieldReport* find_field(const Section& s, const std::string& name) {
+  for (const auto& f : s.fields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+// A set-up whose weights and KV cache exceed the GPU's memory has no token
+// rate or cost: say so, instead of figures for a machine that cannot run it.
+std::string does_not_fit(Interpreter& in, Section& s, const QuickArgs& a) {
+  const FieldReport* fits = find_field(s, "memory_fits");
+  const FieldReport* needed = find_field(s, "memory_needed");
+  const FieldReport* gpu = find_field(s, "gpu");
+  if (!fits || !fits->ok || fits->value.kind != Value::Kind::Bool || fits->value.b || !needed || !needed->ok)
+    return "";
+  std::string holds;
+  if (gpu && gpu->ok && gpu->value.kind == Value::Kind::Record)
+    if (const auto& idx = gpu->value.rec->index(); idx.count("memory_capacity"))
+      holds = fmt::format(", and one {} holds {}", a.gpu, in.show(in.field(gpu->value.rec, idx.at("memory_capacity"), Span{})));
+  const std::string why = fmt::format("does not fit: {} at batch {} and context {} needs {}{}", a.model, number(a.batch),
+                                      number(a.context), in.show(needed->value), holds);
+  for (auto& f : s.fields)
+    if (f.name == "tokens_per_s" || f.name == "tokens_per_s_per_sequence" || f.name == "usd_per_million_tokens" ||
+        f.name == "step_time" || f.name == "decode_bound") {
+      f.ok = false;
+      f.error = "does not fit in memory";
+    }
+  return why;
+}
 
 // The options are checked here, before they become napkin source: a NaN
 // would read as an unknown name `nan` in <quick>, an mfu of 0 as a division
@@ -68,7 +98,12 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
     Module* m = in.load_source("<quick>", source, "");
     Report r = build_report(in, m, false);
     Result res;
+    const std::string unfit = r.sections.empty() ? "" : does_not_fit(in, r.sections.back(), a);
     res.out = a.format == "json" ? report_json(in, r) : report_text(in, r, TextOptions{a.steps});
+    if (!unfit.empty()) {
+      res.err = "napkin quick: " + unfit + "\n";
+      res.code = 1;
+    }
     return res;
   });
 }

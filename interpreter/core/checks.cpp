@@ -57,6 +57,15 @@ CheckResult Interpreter::run_check(const ast::Stmt& s) {
       }
       res.actual = a;
       res.expected = b;
+      if (qt.v <= 0 && (qt.dim.dimensionless() || qt.dim == qa.dim)) {
+        Diagnostic d;
+        d.code = codes::bad_tolerance;
+        d.message = fmt::format("a tolerance must be greater than zero, but this is {}", show(t));
+        d.labels.push_back({s.tolerance->span, qt.v == 0 ? "zero allows no difference at all" : "a negative tolerance", true});
+        d.help = qt.v == 0 ? "for an exact comparison write `check a == b`; otherwise give a margin such as `within 1%`"
+                           : "write the margin as a positive number, such as `within 1%`";
+        throw Error(std::move(d));
+      }
       const double diff = std::fabs(qa.v - qb.v);
       if (qt.dim.dimensionless()) {
         const double rel = qb.v == 0 ? (qa.v == 0 ? 0 : INFINITY) : diff / std::fabs(qb.v);

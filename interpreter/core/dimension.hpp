@@ -29,6 +29,11 @@ struct Dim {
   Dim operator*(const Dim& o) const;
   Dim operator/(const Dim& o) const;
   Dim pow(int n) const;
+  // Exponents are 8-bit: an operation whose result would hold a power
+  // beyond ±kMaxExponent is an error at the operator, never a wrap.
+  static constexpr int kMaxExponent = 100;
+  bool product_in_range(const Dim& o, int sign = 1) const;  // this * o (sign 1) or this / o (sign -1)
+  bool power_in_range(long long n) const;
   bool is(std::size_t base_unit, int power = 1) const;  // exactly base^power
 };
 

@@ -260,8 +260,12 @@ UnitDef Interpreter::resolve_unit(const ast::UnitExpr& u) {
       }
       throw Error(std::move(d));
     }
+    const Dim term = def->dim.pow(t.power);
+    if (!def->dim.power_in_range(t.power) || !out.dim.product_in_range(term))
+      fail(codes::exponent_range, t.span,
+           fmt::format("the unit `{}` has a power beyond ±{}", u.text, Dim::kMaxExponent));
     out.scale *= std::pow(def->scale, t.power);
-    out.dim = out.dim * def->dim.pow(t.power);
+    out.dim = out.dim * term;
   }
   unit_cache_.emplace(u.text, out);
   return out;

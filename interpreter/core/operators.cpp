@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "grammar/parser.hpp"
@@ -20,6 +21,30 @@
 namespace napkin {
 
 namespace fs = std::filesystem;
+
+// Two magnitudes in SI units are equal when they differ by at most four
+// units in the last place of the larger (|a − b| ≤ 4·2⁻⁵²·max(|a|, |b|)):
+// `7.362 ms == 7362 us` holds although the two conversions round apart.
+// Tolerances are what `≈ … within` is for.
+namespace {
+bool same_magnitude(double x, double y) {
+  return x == y || std::fabs(x - y) <= 4 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(x), std::fabs(y));
+}
+}  // namespace
+
+// A dimension holds each unit's power in 8 bits: a result beyond
+// ±Dim::kMaxExponent is an error here rather than a power that wraps.
+void Interpreter::exponent_error(const ast::Expr& e, const Value& l, const Value& r) {
+  Diagnostic d;
+  d.code = codes::exponent_range;
+  const std::string what = e.op == ast::BinOp::Pow
+                               ? fmt::format("({})^{}", dim_name(l.q.dim), show(r))
+                               : fmt::format("({}) {} ({})", dim_name(l.q.dim), ast::op_text(e.op), dim_name(r.q.dim));
+  d.message = fmt::format("a unit's power would go beyond ±{}: {}", Dim::kMaxExponent, what);
+  d.labels.push_back({e.span, "this operation", true});
+  d.help = "no quantity napkin models needs such a unit; check the formula for a power or product applied twice";
+  throw Error(std::move(d));
+}
 
 Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
   using B = ast::BinOp;
@@ -77,6 +102,8 @@ Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
                         : fmt::format("both sides of `{}` must have the same dimension", ast::op_text(e.op));
     throw Error(std::move(d));
   }
+  if ((e.op == B::Mul || e.op == B::Div) && !a.dim.product_in_range(b.dim, e.op == B::Mul ? 1 : -1))
+    exponent_error(e, l, r);
   switch (e.op) {
     case B::Add: return finite(a.v + b.v, a.dim, e.span);
     case B::Sub: return finite(a.v - b.v, a.dim, e.span);
@@ -99,16 +126,15 @@ Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
              fmt::format("{} can only be raised to a whole power (up to 16), not {}", dim_name(a.dim), show(r)),
              "a fractional power of a unit has no meaning; take the power of a plain number instead");
       const int n = static_cast<int>(b.v);
-      for (auto x : a.dim.e)
-        if (std::abs(x * n) > 100) fail(codes::bad_power, e.span, "the unit's power grows too large");
+      if (!a.dim.power_in_range(n)) exponent_error(e, l, r);
       return finite(std::pow(a.v, b.v), a.dim.pow(n), e.span);
     }
-    case B::Eq: return Value::boolean(a.v == b.v);
-    case B::Ne: return Value::boolean(a.v != b.v);
-    case B::Lt: return Value::boolean(a.v < b.v);
-    case B::Le: return Value::boolean(a.v <= b.v);
-    case B::Gt: return Value::boolean(a.v > b.v);
-    case B::Ge: return Value::boolean(a.v >= b.v);
+    case B::Eq: return Value::boolean(same_magnitude(a.v, b.v));
+    case B::Ne: return Value::boolean(!same_magnitude(a.v, b.v));
+    case B::Lt: return Value::boolean(a.v < b.v && !same_magnitude(a.v, b.v));
+    case B::Le: return Value::boolean(a.v <= b.v || same_magnitude(a.v, b.v));
+    case B::Gt: return Value::boolean(a.v > b.v && !same_magnitude(a.v, b.v));
+    case B::Ge: return Value::boolean(a.v >= b.v || same_magnitude(a.v, b.v));
     default: break;
   }
   fail(codes::internal, e.span, "unknown operator");

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <unordered_set>
 
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
@@ -69,18 +71,69 @@ Record* Interpreter::make_record(const ast::Stmt& s, Module* m) {
            fmt::format("`{}` is {}, not a record: only a record can be extended", print_expr(*s.base), describe_kind(b)));
     base = b.rec;
   }
-  Record* r = base ? derive(base, s.fields, m->env) : derive(nullptr, s.fields, m->env);
+  if (base) check_new_fields(base, s.fields);
+  Record* r = base ? derive(base, s.fields, m->env, s.name_span) : derive(nullptr, s.fields, m->env, s.name_span);
   r->kind = s.record_kind;
   r->name = s.name;
   r->span = s.name_span;
   return r;
 }
 
+// A field that `extends` adds without a type, named like an input of the
+// base that the block leaves at its default, is taken for a misspelling of
+// it: `kv_head = 8` beside an untouched `kv_heads` would otherwise add a
+// field nothing reads and keep the default. A type declares a new field on
+// purpose (`kv_head: count = 8`).
+void Interpreter::check_new_fields(Record* base, const std::vector<ast::FieldDecl>& fields) {
+  // The base's inputs the block leaves alone, listed once for all its new
+  // fields: listing them per new field, scanning the block for each input,
+  // cost fields² × inputs, and a generated block of 100,000 fields never ended.
+  std::size_t candidates = 0;
+  for (const auto& f : fields)
+    if (f.name.size() >= 4 && f.type.kind == ast::TypeKind::None && !base->find(f.name)) ++candidates;
+  if (candidates == 0) return;
+  std::unordered_set<std::string_view> given;
+  for (const auto& g : fields) given.insert(g.name);
+  std::vector<std::string> inputs;
+  for (const Slot& slot : base->slots()) {
+    const ast::Expr* value = slot.decl ? slot.decl->value.get() : nullptr;
+    const bool literal = value && (value->kind == ast::ExprKind::Number || value->kind == ast::ExprKind::String ||
+                                   value->kind == ast::ExprKind::Bool);
+    if (!slot.type_decl && value && !literal) continue;  // a formula, not an input
+    if (!given.count(slot.name)) inputs.push_back(slot.name);
+  }
+  // Every new field is compared with every input: past a million pairs (a
+  // generated file, not a hand-written one) no guess is made.
+  if (candidates * inputs.size() > 1'000'000) return;
+  for (const auto& f : fields) {
+    // Names of three letters or fewer (`x`, `y`, `bw`) are all one edit apart.
+    if (f.name.size() < 4 || base->find(f.name) || f.type.kind != ast::TypeKind::None) continue;
+    // A slip of the keyboard: one edit (two in a name of ten letters or more),
+    // not a different word that shares a suffix (`copy_bandwidth`, `link_bandwidth`).
+    const std::size_t slack = f.name.size() >= 10 ? 4 : 2;  // edit_distance counts an edit as 2
+    std::vector<std::string> close;
+    for (const auto& c : closest(f.name, inputs))
+      if (edit_distance(f.name, c) <= slack) close.push_back(c);
+    if (close.empty()) continue;
+    const Slot* input = base->find(close[0]);
+    Diagnostic d;
+    d.code = codes::likely_typo;
+    d.message = fmt::format("{} has no field `{}`; did you mean its input `{}`?", base->name, f.name, close[0]);
+    d.labels.push_back({f.name_span, "a new field, which nothing in " + base->name + " reads", true});
+    const ast::FieldDecl* declared = input->type_decl ? input->type_decl : input->decl;
+    if (declared) d.labels.push_back({declared->name_span, fmt::format("`{}` is declared here, and keeps its default", close[0]), false});
+    d.help = fmt::format("write `{} = …` to set the input; to add a new field of that name, give it a type: `{}: TYPE = …`",
+                         close[0], f.name);
+    throw Error(std::move(d));
+  }
+}
+
 Record* Interpreter::with_values(Record* base, const std::vector<std::pair<std::size_t, Value>>& values) {
-  Record* r = derive(base, {}, nullptr);
+  Record* r = derive(base, {}, nullptr, base->span);
   r->name = base->name;
   r->kind = base->kind;
   r->span = base->span;
+  r->state.resize(r->slots().size());
   for (const auto& [i, v] : values) {
     check_type(r->slots()[i], v, r);
     r->state[i].value = v;
@@ -95,17 +148,36 @@ Module* Interpreter::module_of(const SourceFile* file) const {
   return nullptr;
 }
 
-Record* Interpreter::derive(Record* base, const std::vector<ast::FieldDecl>& fields, Env* env) {
+Record* Interpreter::derive(Record* base, const std::vector<ast::FieldDecl>& fields, Env* env, Span where) {
+  // Every record holds a slot per field, and a report shows each one, so the
+  // fields of all records together are limited, before a record is made: a
+  // 3,000-deep chain that adds a field per level holds 4.5 million.
+  const std::size_t width = (base ? base->slots().size() : 0) + fields.size();  // at most: some override
+  if (fields_held_ + width > kMaxFieldsHeld) {
+    if (!where.valid() && !fields.empty()) where = fields.front().name_span;
+    fail(codes::size_limit, where,
+         fmt::format("this record would hold {} fields and the records made before it hold {}: together they may "
+                     "hold at most {}",
+                     width, fields_held_, kMaxFieldsHeld),
+         "every record holds each field it inherits: a long chain of records that extend one another, or many "
+         "copies of a wide record, soon reach the limit; make fewer records, or give them fewer fields");
+  }
   Record* r = new_record();
   if (base) {
     r->kind = base->kind;
     r->base = base;
     r->table = base->table;
-    r->state.resize(base->slots().size());
   }
   if (env && !fields.empty()) env->captured = true;
-  for (const auto& f : fields) r->add_or_override(f, env);
+  for (const auto& f : fields) r->add_or_override(f, env, base);
+  r->settle_layers();
+  fields_held_ += r->slots().size();
   return r;
+}
+
+void Interpreter::retire(Record& r) {
+  fields_held_ -= std::min(fields_held_, r.slots().size());
+  std::vector<FieldState>().swap(r.state);
 }
 
 }  // namespace napkin

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "suggest.hpp"
 
@@ -21,6 +22,16 @@ Dim Dim::pow(int n) const {
   Dim d;
   for (std::size_t i = 0; i < kMaxBaseUnits; ++i) d.e[i] = static_cast<std::int8_t>(e[i] * n);
   return d;
+}
+bool Dim::product_in_range(const Dim& o, int sign) const {
+  for (std::size_t i = 0; i < kMaxBaseUnits; ++i)
+    if (std::abs(int{e[i]} + sign * int{o.e[i]}) > kMaxExponent) return false;
+  return true;
+}
+bool Dim::power_in_range(long long n) const {
+  for (auto x : e)
+    if (x && (n > kMaxExponent || n < -kMaxExponent || std::llabs(x * n) > kMaxExponent)) return false;
+  return true;
 }
 bool Dim::is(std::size_t b, int p) const {
   for (std::size_t i = 0; i < kMaxBaseUnits; ++i)

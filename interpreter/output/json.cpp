@@ -12,7 +12,9 @@ std::string report_json(const Interpreter& in, const Report& r) {
   for (const auto& s : r.sections)
     for (const auto& f : s.fields) {
       json v = json::object();
-      if (!f.ok) {
+      if (!f.ok && !f.error.empty()) {
+        v["error"] = f.error;
+      } else if (!f.ok) {
         v["needs"] = f.needs;
         v["declared_at"] = f.declared_at;
       } else {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -27,23 +28,45 @@ std::string pretty(const ast::Expr& e) {
   return print_expr(e, o);
 }
 
+struct Formula {
+  std::string text;
+  const void* decl = nullptr;
+  bool own = false;       // written in the file itself
+  std::string alias_of;  // the formula is a plain name or member chain
+};
+
+// `x`, `model.params`: a formula that only names another value.
+std::string plain_alias(const ast::Expr* e) {
+  if (!e) return "";
+  if (e->kind == ast::ExprKind::Name) return e->text;
+  if (e->kind == ast::ExprKind::Convert && !e->items.empty()) return plain_alias(e->items[0].get());  // `x -> GiB`
+  if (e->kind == ast::ExprKind::Member && !e->items.empty()) {
+    const std::string base = plain_alias(e->items[0].get());
+    return base.empty() ? "" : base + "." + e->text;
+  }
+  return "";
+}
+
 // The formula behind every field of every section, read from the records
 // themselves, so a field that cannot be computed still has one.
-std::map<std::string, std::pair<std::string, const void*>> formulas(Version& v) {
-  std::map<std::string, std::pair<std::string, const void*>> out;
+std::map<std::string, Formula> formulas(Version& v) {
+  std::map<std::string, Formula> out;
   for (const Section& s : v.report.sections) {
     Binding* b = v.in->find_binding(v.module, s.name);
     if (!b || !b->stmt) continue;
     if (s.kind == "let") {
-      if (b->stmt->value) out[s.name] = {pretty(*b->stmt->value), b->stmt};
+      if (b->stmt->value) out[s.name] = {pretty(*b->stmt->value), b->stmt, true, plain_alias(b->stmt->value.get())};
       continue;
     }
     try {
       const Value rv = v.in->top_value(b, Span{});
       if (rv.kind != Value::Kind::Record) continue;
-      for (const Slot& slot : rv.rec->slots())
-        out[rv.rec->name + "." + slot.name] = {slot.decl && slot.decl->value ? pretty(*slot.decl->value) : "",
-                                               slot.decl};
+      for (const Slot& slot : rv.rec->slots()) {
+        const ast::Expr* value = slot.decl ? slot.decl->value.get() : nullptr;
+        out[rv.rec->name + "." + slot.name] = {value ? pretty(*value) : "", slot.decl,
+                                               slot.decl && slot.decl->span.file == v.module->file.get(),
+                                               plain_alias(value)};
+      }
     } catch (const Error&) {
       // The report already says what this record needs.
     }
@@ -64,8 +87,10 @@ Values collect(Version& v) {
       side.literal = f.ok && f.derivation.input;
       if (f.ok && f.value.kind == Value::Kind::Quantity) side.si_unit = v.in->units().format(f.value.q.dim);
       if (auto it = known.find(f.qualified); it != known.end()) {
-        side.formula = it->second.first;
-        out.decl[f.qualified] = it->second.second;
+        side.formula = it->second.text;
+        side.own = it->second.own;
+        side.alias_of = it->second.alias_of;
+        out.decl[f.qualified] = it->second.decl;
       }
       if (!out.by_name.count(f.qualified)) out.order.push_back(f.qualified);
       out.by_name[f.qualified] = std::move(side);
@@ -180,6 +205,58 @@ std::vector<CheckDiff> check_changes(const Report& before, const Report& after) 
   return out;
 }
 
+// Rows that moved from exactly the same value to exactly the same value
+// are one change when one merely names the other (`params = model.params`)
+// or both are fields of one record (a dense model's `layer_params` and
+// `dense_layer_params`): keep one row, the file's own field if there is one,
+// else one that computes the value, and name the rest in it.
+std::string exact(const DiffSide& s) {
+  return s.ok && s.value.kind == Value::Kind::Quantity ? fmt::format("{:.17g} {}", s.value.q.v, s.si_unit) : s.shown;
+}
+
+std::string record_of(const std::string& name) {
+  const auto dot = name.find('.');
+  return dot == std::string::npos ? "" : name.substr(0, dot);
+}
+
+void fold_aliases(std::vector<DiffEntry>& moved) {
+  const std::size_t n = moved.size();
+  std::vector<std::size_t> parent(n);
+  for (std::size_t i = 0; i < n; ++i) parent[i] = i;
+  auto root = [&](std::size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> groups;  // same change
+  for (std::size_t i = 0; i < n; ++i) groups[{exact(moved[i].before), exact(moved[i].after)}].push_back(i);
+  for (const auto& [key, group] : groups)
+    for (std::size_t a = 0; a < group.size(); ++a)
+      for (std::size_t b = a + 1; b < group.size(); ++b) {
+        const DiffEntry &x = moved[group[a]], &y = moved[group[b]];
+        const bool alias = !x.after.alias_of.empty() || !y.after.alias_of.empty();
+        if (alias || record_of(x.name) == record_of(y.name)) parent[root(group[b])] = root(group[a]);
+      }
+  std::map<std::size_t, std::vector<std::size_t>> sets;  // by root, members in file order
+  for (std::size_t i = 0; i < n; ++i) sets[root(i)].push_back(i);
+  std::vector<DiffEntry> out;
+  std::vector<bool> done(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t r = root(i);
+    if (done[r]) continue;
+    done[r] = true;
+    const auto& members = sets[r];
+    auto rank = [&](std::size_t j) { return (moved[j].after.own ? 0 : 2) + (moved[j].after.alias_of.empty() ? 0 : 1); };
+    std::size_t keep = members.front();
+    for (std::size_t j : members)
+      if (rank(j) < rank(keep)) keep = j;
+    DiffEntry e = moved[keep];
+    for (std::size_t j : members)
+      if (j != keep) e.same_as.push_back(moved[j].name);
+    out.push_back(std::move(e));
+  }
+  moved = std::move(out);
+}
+
 }  // namespace
 
 Diff diff_versions(Version& before, Version& after, double threshold) {
@@ -218,8 +295,13 @@ Diff diff_versions(Version& before, Version& after, double threshold) {
   for (const std::string& name : b.order)
     if (!a.by_name.count(name) && is_value(b.by_name.at(name)))
       d.disappeared.push_back(entry(name, b.by_name.at(name), DiffSide{}));
-  std::stable_sort(d.moved.begin(), d.moved.end(),
-                   [](const DiffEntry& x, const DiffEntry& y) { return size_of_change(x) > size_of_change(y); });
+  fold_aliases(d.moved);
+  // The file's own fields first, then what its records inherit from the
+  // library; each group largest change first.
+  std::stable_sort(d.moved.begin(), d.moved.end(), [](const DiffEntry& x, const DiffEntry& y) {
+    if (x.after.own != y.after.own) return x.after.own;
+    return size_of_change(x) > size_of_change(y);
+  });
   d.checks = check_changes(before.report, after.report);
   return d;
 }

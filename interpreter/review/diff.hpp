@@ -19,6 +19,8 @@ struct DiffSide {
   std::string formula;  // as written, `·` for `*`; "" for a declared input without a value
   bool literal = false;  // the formula is a literal: the value is the input itself
   std::string si_unit;   // "B/s": the dimension, for comparing and for JSON
+  bool own = false;      // declared in the file itself, not inherited from a library record
+  std::string alias_of;  // the formula is a plain name (`params = model.params`): that name
 };
 
 struct DiffEntry {
@@ -28,6 +30,8 @@ struct DiffEntry {
   double change = 0;     // (after - before) / |before|; ±inf when before is 0
   // `before` and `after` as printed side by side: one unit when they share it.
   std::string before_text, after_text, unit;
+  // Rows that moved identically through a plain alias, folded into this one.
+  std::vector<std::string> same_as;
 };
 
 struct CheckDiff {
@@ -42,7 +46,10 @@ struct Diff {
   std::vector<CheckDiff> checks;  // checks whose outcome changed
   std::size_t hidden = 0;         // moves smaller than the threshold
 
-  bool anything_moved() const { return !moved.empty() || !appeared.empty() || !disappeared.empty(); }
+  bool values_moved() const { return !moved.empty() || !appeared.empty() || !disappeared.empty(); }
+  // What the exit status says (1): a value moved past the threshold, or an
+  // input changed and moved nothing at all, which a review must see too.
+  bool anything_moved() const { return values_moved() || (!inputs.empty() && hidden == 0); }
 };
 
 struct Version {

@@ -32,6 +32,13 @@ std::string md_cell(std::string s) {
 
 std::string md_code(const std::string& s) { return "`" + md_cell(s) + "`"; }
 
+// "  (also a, b)": the rows folded into this one.
+std::string also(const DiffEntry& e) {
+  std::string t;
+  for (const auto& n : e.same_as) t += (t.empty() ? "" : ", ") + n;
+  return t.empty() ? "" : "  (also " + t + ")";
+}
+
 }  // namespace
 
 std::string values_text(const DiffEntry& e) {
@@ -48,7 +55,7 @@ std::string diff_text(const Diff& d) {
   }
   if (!d.moved.empty() || d.hidden) {
     std::vector<std::array<std::string, 3>> rows;
-    for (const auto& e : d.moved) rows.push_back({e.name, values_text(e), change_text(e)});
+    for (const auto& e : d.moved) rows.push_back({e.name, values_text(e), change_text(e) + also(e)});
     std::string t = fmt::format("values moved ({}), largest change first\n", d.moved.size()) + table(rows);
     if (d.hidden) t += fmt::format("  ({} smaller {} hidden by --threshold)\n", d.hidden, d.hidden == 1 ? "move" : "moves");
     parts.push_back(std::move(t));
@@ -65,7 +72,7 @@ std::string diff_text(const Diff& d) {
       t += fmt::format("  {} {}  ({} before)\n", c.after == 1 ? "✓" : "✗", c.source, check_state(c.before));
     parts.push_back(std::move(t));
   }
-  if (!d.anything_moved()) parts.push_back(d.hidden ? "no value moved past the threshold\n" : "no value moved\n");
+  if (!d.values_moved()) parts.push_back(d.hidden ? "no value moved past the threshold\n" : "no value moved\n");
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "\n" : "") + parts[i];
   return out;
@@ -83,7 +90,7 @@ std::string diff_markdown(const Diff& d) {
     out += "**Values moved**, largest change first\n\n| value | before | after | change |\n| --- | ---: | ---: | ---: |\n";
     for (const auto& e : d.moved)
       out += fmt::format("| {} | {} | {} | {} |\n", md_code(e.name), md_cell(e.before.shown), md_cell(e.after.shown),
-                         change_text(e));
+                         change_text(e) + md_cell(also(e)));
     out += "\n";
   }
   if (d.hidden) out += fmt::format("{} smaller {} hidden by the threshold.\n\n", d.hidden, d.hidden == 1 ? "move" : "moves");
@@ -101,7 +108,7 @@ std::string diff_markdown(const Diff& d) {
       out += fmt::format("- {} {} ({} before)\n", c.after == 1 ? "✓" : "✗", md_code(c.source), check_state(c.before));
     out += "\n";
   }
-  if (!d.anything_moved()) out += "No value moved.\n\n";
+  if (!d.values_moved()) out += "No value moved.\n\n";
   out.pop_back();
   return out;
 }
@@ -134,6 +141,7 @@ std::string diff_json(const Diff& d) {
   for (const auto& e : d.moved) {
     json j = {{"name", e.name}, {"before", side(e.before)}, {"after", side(e.after)}};
     j["change"] = e.numeric && std::isfinite(e.change) ? json(e.change) : json(nullptr);
+    if (!e.same_as.empty()) j["same_as"] = e.same_as;
     moved.push_back(std::move(j));
   }
   out["moved"] = std::move(moved);
