@@ -53,6 +53,7 @@ enum class Code : std::uint8_t {
   check_failed,
   check_not_bool,
   bad_tolerance,  // `within` zero or negative
+  no_solution,    // `napkin solve`: the condition does not change in the bracket
 
   import_not_found,
   import_cycle,
@@ -110,6 +111,7 @@ inline constexpr CodeInfo code_table[] = {
     {Code::check_failed, "E0500", "check_failed"},
     {Code::check_not_bool, "E0501", "check_not_bool"},
     {Code::bad_tolerance, "E0502", "bad_tolerance"},
+    {Code::no_solution, "E0503", "no_solution"},
 
     {Code::import_not_found, "E0600", "import_not_found"},
     {Code::import_cycle, "E0601", "import_cycle"},

@@ -107,4 +107,25 @@ struct MeasureArgs {
 
 Result cmd_measure(const MeasureArgs& a, const Common& c);
 
+// `napkin solve FILE RECORD --for INPUT (--where 'A == B' | --max C | --min C)`
+struct SolveArgs {
+  std::string file;
+  std::string record;
+  std::string input;
+  std::string where, max, min;  // exactly one
+  std::string lo, hi;           // the bracket, or neither
+  int depth = 1;
+  std::string format = "text";
+};
+
+// `napkin sensitivity FILE RECORD.FIELD`
+struct SensitivityArgs {
+  std::string file;
+  std::string name;
+  std::string format = "text";
+};
+
+Result cmd_solve(const SolveArgs& a, const Common& c);
+Result cmd_sensitivity(const SensitivityArgs& a, const Common& c);
+
 }  // namespace napkin::cli

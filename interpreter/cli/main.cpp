@@ -161,6 +161,29 @@ int main(int argc, char** argv) {
   measure_cmd->add_option("--out", measure.out, "write a hardware profile, for import_toml(\"FILE.toml\")");
   add_common(measure_cmd);
 
+  SolveArgs solve_args;
+  auto* solve_cmd = app.add_subcommand(
+      "solve", "find the value of one input of a record at which a condition holds (bisection; docs/language.md)");
+  solve_cmd->add_option("file", solve_args.file, "a .napkin file")->required();
+  solve_cmd->add_option("record", solve_args.record, "the record, e.g. decode")->required();
+  solve_cmd->add_option("--for", solve_args.input, "the input to find, e.g. batch")->required();
+  solve_cmd->add_option("--where", solve_args.where, "an equation in the record's fields, e.g. 'tokens_per_s == 2000 token/s'");
+  solve_cmd->add_option("--max", solve_args.max, "the largest value at which this holds, e.g. memory_fits");
+  solve_cmd->add_option("--min", solve_args.min, "the smallest value at which this holds");
+  solve_cmd->add_option("--lo", solve_args.lo, "the bracket's low end (with --hi; default: widened from the input's value)");
+  solve_cmd->add_option("--hi", solve_args.hi, "the bracket's high end");
+  solve_cmd->add_option("--depth", solve_args.depth, "levels of the derivation shown at the solution (default 1; -1: all)");
+  solve_cmd->add_option("--format", solve_args.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  add_common(solve_cmd);
+
+  SensitivityArgs sens;
+  auto* sens_cmd = app.add_subcommand(
+      "sensitivity", "rank the inputs a value depends on by elasticity, d ln y / d ln x");
+  sens_cmd->add_option("file", sens.file, "a .napkin file")->required();
+  sens_cmd->add_option("name", sens.name, "a record's field, e.g. decode.tokens_per_s")->required();
+  sens_cmd->add_option("--format", sens.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  add_common(sens_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -190,5 +213,7 @@ int main(int argc, char** argv) {
   else if (*diff_cmd) r = cmd_diff(diff, common);
   else if (*fmt_cmd) r = cmd_fmt(fmt_args, common);
   else if (*measure_cmd) r = cmd_measure(measure, common);
+  else if (*solve_cmd) r = cmd_solve(solve_args, common);
+  else if (*sens_cmd) r = cmd_sensitivity(sens, common);
   return finish(r);
 }

@@ -140,6 +140,9 @@ class Interpreter {
   // their formulas (a sweep's point). Each value is checked against the
   // field's declared type.
   Record* with_values(Record* base, const std::vector<std::pair<std::size_t, Value>>& values);
+  // Evaluates `e` as if it were a formula of record `r` written in module
+  // `m`: a bare name is first a field of `r` (`napkin solve`'s condition).
+  Value eval_in_record(Module* m, Record* r, const ast::Expr& e, Trace* trace = nullptr);
   // How many records have been made so far: a record whose serial is at
   // least this was made after the call.
   std::size_t records_made() const { return records_.size(); }

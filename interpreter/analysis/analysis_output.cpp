@@ -1,0 +1,173 @@
+#include "analysis_output.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include <nlohmann/json.hpp>
+
+#include "grammar/text_width.hpp"
+#include "interpreter/derivation/explain.hpp"
+
+namespace napkin {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json value_json(const Interpreter& in, const Value& v) {
+  json j;
+  if (v.kind == Value::Kind::Quantity) {
+    j["si"] = v.q.v;
+    j["unit"] = v.q.dim.dimensionless() ? std::string() : in.units().format(v.q.dim);
+  } else if (v.kind == Value::Kind::Bool) {
+    j["value"] = v.b;
+  } else {
+    j["value"] = in.show(v);
+  }
+  j["display"] = in.show(v);
+  return j;
+}
+
+json node_json(const ExplainNode& n) {
+  json j;
+  j["name"] = n.label;
+  if (!n.derivation.input) {
+    j["formula"] = n.derivation.formula;
+    j["substituted"] = n.derivation.substituted;
+  }
+  j["result"] = n.derivation.result;
+  if (!n.derivation.origin.empty()) j["origin"] = n.derivation.origin;
+  if (!n.children.empty()) {
+    j["inputs"] = json::array();
+    for (const auto& c : n.children) j["inputs"].push_back(node_json(c));
+  }
+  return j;
+}
+
+// What the condition was at one value of the input: "memory_fits = true",
+// "tokens_per_s = 1,833 token/s (wanted 2,000 token/s)".
+std::string seen_text(Interpreter& in, const SolveResult& r, const Value& v, const Value& target) {
+  if (r.goal == SolveGoal::Equal) {
+    const auto& c = *r.condition_expr;
+    return fmt::format("{} = {} (== {})", c.items[0]->span.text(), in.show(v), in.show(target));
+  }
+  return fmt::format("{} is {}", r.condition, in.show(v));
+}
+
+std::size_t width(const std::string& s) { return static_cast<std::size_t>(display_width(s)); }
+
+std::string pad(const std::string& s, std::size_t w) {
+  const std::size_t n = width(s);
+  return s + std::string(w > n ? w - n : 0, ' ');
+}
+
+}  // namespace
+
+std::string solve_text(Interpreter& in, const SolveResult& r, int depth) {
+  std::string out;
+  out += fmt::format("solve {} for {} {}\n", r.record, r.input, goal_text(r.goal, r.condition));
+  std::string how = r.integer ? "whole numbers" : "bisection";
+  out += fmt::format("{}.{} = {}\n", r.record, r.input, in.show(r.solution));
+  out += fmt::format("  searched {} over [{}, {}] ({}), {} evaluations{}\n", r.input, in.show(r.lo), in.show(r.hi),
+                     how, r.evaluations, r.at_bracket_end ? "; the condition holds at the end of the bracket" : "");
+  out += fmt::format("  {} = {}: {}\n", r.input, in.show(r.solution), seen_text(in, r, r.value, r.target));
+  if (r.beyond)
+    out += fmt::format("  {} = {}: {}\n", r.input, in.show(*r.beyond), seen_text(in, r, r.beyond_value, r.beyond_target));
+  if (!r.where_set.empty()) out += fmt::format("  {} is set at {}\n", r.input, r.where_set);
+  auto nodes = explain_trace(in, r.trace, depth);
+  if (!nodes.empty()) {
+    out += fmt::format("\nat {} = {}:\n", r.input, in.show(r.solution));
+    for (const auto& n : nodes) out += explain_text(n);
+  }
+  return out;
+}
+
+std::string solve_json(Interpreter& in, const SolveResult& r, int depth) {
+  json j;
+  j["record"] = r.record;
+  j["input"] = r.input;
+  j["goal"] = r.goal == SolveGoal::Max ? "max" : r.goal == SolveGoal::Min ? "min" : "equal";
+  j["condition"] = r.condition;
+  j["solution"] = value_json(in, r.solution);
+  j["whole_numbers"] = r.integer;
+  j["bracket"] = json::array({value_json(in, r.lo), value_json(in, r.hi)});
+  j["at_bracket_end"] = r.at_bracket_end;
+  j["evaluations"] = r.evaluations;
+  if (!r.where_set.empty()) j["set_at"] = r.where_set;
+  auto seen = [&](const Value& input, const Value& v, const Value& target) {
+    json s;
+    s["input"] = value_json(in, input);
+    if (r.goal == SolveGoal::Equal) {
+      s["lhs"] = value_json(in, v);
+      s["rhs"] = value_json(in, target);
+    } else {
+      s["holds"] = v.kind == Value::Kind::Bool && v.b;
+    }
+    return s;
+  };
+  j["at_solution"] = seen(r.solution, r.value, r.target);
+  if (r.beyond) j["beyond"] = seen(*r.beyond, r.beyond_value, r.beyond_target);
+  j["derivation"] = json::array();
+  for (const auto& n : explain_trace(in, r.trace, depth)) j["derivation"].push_back(node_json(n));
+  return j.dump(2) + "\n";
+}
+
+std::string elasticity_text(const SensitivityInput& i) {
+  if (!i.ok) return "-";
+  if (i.exact && i.elasticity == 0) return "0 (exact)";
+  if (i.exact) return fmt::format("{:+d} (exact)", static_cast<int>(i.elasticity));
+  return fmt::format("{:+.4f}", i.elasticity);
+}
+
+std::string sensitivity_text(Interpreter& in, const SensitivityResult& r) {
+  std::string out = fmt::format("{} = {}\n", r.name, in.show(r.value));
+  out += "elasticity: the % change of the value per 1% change of the input (d ln y / d ln x)\n\n";
+  std::vector<std::array<std::string, 4>> rows;
+  rows.push_back({"input", "value", "elasticity", "set at"});
+  // Inputs without an elasticity, grouped by why: "the input is zero: a, b".
+  std::vector<std::pair<std::string, std::string>> notes;
+  for (const auto& i : r.inputs) {
+    rows.push_back({i.path, in.show(i.value), elasticity_text(i), i.where_set});
+    if (i.ok || i.note.empty()) continue;
+    auto n = std::find_if(notes.begin(), notes.end(), [&](const auto& p) { return p.first == i.note; });
+    if (n == notes.end()) notes.emplace_back(i.note, i.path);
+    else n->second += ", " + i.path;
+  }
+  std::array<std::size_t, 4> w{};
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < 4; ++c) w[c] = std::max(w[c], width(row[c]));
+  for (const auto& row : rows) {
+    std::string line = "  " + pad(row[0], w[0]) + "  " + pad(row[1], w[1]) + "  " + pad(row[2], w[2]) + "  " + row[3];
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  if (!notes.empty()) {
+    out += "\n";
+    for (const auto& [why, which] : notes) out += fmt::format("  {}: {}\n", which, why);
+  }
+  return out;
+}
+
+std::string sensitivity_json(Interpreter& in, const SensitivityResult& r) {
+  json j;
+  j["name"] = r.name;
+  j["value"] = value_json(in, r.value);
+  j["method"] = fmt::format("exact where y(2x) = 2^k y(x) and y(x/2) = 2^-k y(x); else ln(y(x(1+h))/y(x/(1+h)))/(2 ln(1+h)), h = {}",
+                            kSensitivityStep);
+  j["inputs"] = json::array();
+  for (const auto& i : r.inputs) {
+    json e;
+    e["input"] = i.path;
+    e["field"] = i.label;
+    e["value"] = value_json(in, i.value);
+    e["elasticity"] = i.ok ? json(i.elasticity) : json(nullptr);
+    e["exact"] = i.exact;
+    e["set_at"] = i.where_set;
+    if (!i.note.empty()) e["note"] = i.note;
+    j["inputs"].push_back(std::move(e));
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace napkin

@@ -1,0 +1,45 @@
+#pragma once
+// `napkin sensitivity`: every input a value depends on, ranked by its
+// elasticity, d ln y / d ln x: the percent change of the value per percent
+// change of the input.
+//
+// How it is computed: the value is evaluated again with the input at x·2
+// and x/2. When both come out exactly 2^k times the value (bit for bit,
+// which scaling by two keeps for a formula that is a product of powers of
+// the input: no sums, no max(), no branch), the elasticity is k, exactly.
+// Otherwise it is a central difference in log space,
+//   ln(y(x·(1+h)) / y(x/(1+h))) / (2·ln(1+h)),   h = 1e-4,
+// exact for a power law up to rounding (about 1e-12) and within about h²
+// of the derivative for a smooth formula.
+#include <string>
+#include <vector>
+
+#include "interpreter/core/interpreter.hpp"
+
+namespace napkin {
+
+struct SensitivityInput {
+  std::string label;      // "llama3_70b.layers": the record that sets it, and the field
+  std::string path;       // "decode.model.layers": how the value's record reaches it
+  Value value;
+  std::string where_set;  // "examples/x.napkin:12", where its value is written
+  bool varied = false;    // reached through the record's fields, so it can be changed
+  bool ok = false;        // an elasticity was found
+  double elasticity = 0;
+  bool exact = false;     // a power law, verified at x·2 and x/2
+  std::string note;       // why there is none: "zero", "reached by name", an error
+};
+
+struct SensitivityResult {
+  std::string name;  // "decode.tokens_per_s"
+  Value value;
+  std::vector<SensitivityInput> inputs;  // largest |elasticity| first; inputs without one last
+};
+
+inline constexpr double kSensitivityStep = 1e-4;
+
+// `name` is RECORD.FIELD (RECORD any expression naming a record) whose value
+// is a number.
+SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& name);
+
+}  // namespace napkin

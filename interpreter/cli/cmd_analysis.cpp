@@ -1,0 +1,38 @@
+// `napkin solve` and `napkin sensitivity`.
+#include <fmt/format.h>
+
+#include "interpreter/analysis/analysis_output.hpp"
+#include "guarded.hpp"
+
+namespace napkin::cli {
+
+Result cmd_solve(const SolveArgs& a, const Common& c) {
+  return guarded(c, [&](Interpreter& in) {
+    Module* m = in.load_file(a.file);
+    SolveSpec spec;
+    spec.record = a.record;
+    spec.input = a.input;
+    const int given = !a.where.empty() + !a.max.empty() + !a.min.empty();
+    if (given != 1)
+      return Result{"", fmt::format("error[{}]: give exactly one of --where 'A == B', --max 'CONDITION' or --min 'CONDITION'\n", codes::usage), 2};
+    if (!a.max.empty()) spec.goal = SolveGoal::Max, spec.condition = a.max;
+    else if (!a.min.empty()) spec.goal = SolveGoal::Min, spec.condition = a.min;
+    else spec.goal = SolveGoal::Equal, spec.condition = a.where;
+    spec.lo = a.lo;
+    spec.hi = a.hi;
+    SolveResult r = solve(in, m, spec);
+    if (a.format == "json") return Result{solve_json(in, r, a.depth), "", 0};
+    return Result{solve_text(in, r, a.depth), "", 0};
+  });
+}
+
+Result cmd_sensitivity(const SensitivityArgs& a, const Common& c) {
+  return guarded(c, [&](Interpreter& in) {
+    Module* m = in.load_file(a.file);
+    SensitivityResult r = sensitivity(in, m, a.name);
+    if (a.format == "json") return Result{sensitivity_json(in, r), "", 0};
+    return Result{sensitivity_text(in, r), "", 0};
+  });
+}
+
+}  // namespace napkin::cli

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `napkin solve` and `napkin sensitivity`, run for real (issue 16).
+set -u
+napkin=$1
+. "$(dirname "$0")/../lib/expect.sh"
+ex=examples/uncertain_decode.napkin
+
+# Solve: the largest batch that fits in 8×H100, and the batch past it.
+expect_match solve.max 0 '^decode\.batch = 185$' out -- "$napkin" solve "$ex" decode --for batch --max fits
+expect_in solve.max.holds "$tmp/out" '^  batch = 185: fits is true$'
+expect_in solve.max.beyond "$tmp/out" '^  batch = 186: fits is false$'
+expect_in solve.max.where_set "$tmp/out" 'batch is set at examples/uncertain_decode.napkin:22'
+expect_in solve.max.derivation "$tmp/out" '^decode\.fits = memory <= capacity$'
+# (The example's checks put the solved batch back into the record.)
+expect_match solve.min 0 '^decode\.batch = 76$' out -- "$napkin" solve "$ex" decode --for batch --min 'tokens_per_s >= 5000 token/s'
+expect_in solve.min.beyond "$tmp/out" '^  batch = 75: tokens_per_s >= 5000 token/s is false$'
+expect_match solve.equal.real 0 '^decode\.bw_frac = 0\.7941$' out -- "$napkin" solve "$ex" decode --for bw_frac --where 'tokens_per_s == 3000 token/s'
+expect_match solve.bracket 0 'holds at the end of the bracket' out -- "$napkin" solve "$ex" decode --for batch --max fits --lo 1 --hi 100
+expect_match solve.json 0 '"solution": \{' out -- "$napkin" solve "$ex" decode --for batch --max fits --format json
+expect_in solve.json.si "$tmp/out" '"si": 185'
+expect_in solve.json.beyond "$tmp/out" '"beyond"'
+
+# Errors: no solution (E0503), a condition that is not one, usage.
+expect_match solve.no_solution 2 'error\[E0503\]: no solution in \[300, 400\]' err -- "$napkin" solve "$ex" decode --for batch --max fits --lo 300 --hi 400
+expect_match solve.unreachable 2 'error\[E0503\]' err -- "$napkin" solve "$ex" decode --for batch --where 'tokens_per_s == 1e9 token/s'
+expect_match solve.not_bool 2 'error\[E0207\]' err -- "$napkin" solve "$ex" decode --for batch --max memory
+expect_match solve.not_equation 2 'error\[E0800\]: `where` needs an equation' err -- "$napkin" solve "$ex" decode --for batch --where fits
+expect_match solve.typo 2 'did you mean `batch`' err -- "$napkin" solve "$ex" decode --for bach --max fits
+expect_match solve.two_goals 2 'exactly one of' err -- "$napkin" solve "$ex" decode --for batch --max fits --min fits
+expect_match solve.half_bracket 2 'both ends of the bracket' err -- "$napkin" solve "$ex" decode --for batch --max fits --lo 3
+expect_match solve.not_record 2 'error\[E0305\]' err -- "$napkin" solve "$ex" 'decode.batch' --for batch --max fits
+
+# Sensitivity: bandwidth one for one and exactly, MFU not at all (memory-bound).
+expect_match sens.text 0 '^decode\.tokens_per_s = 3,211 token/s$' out -- "$napkin" sensitivity "$ex" decode.tokens_per_s
+expect_in sens.bandwidth "$tmp/out" '^  decode\.gpu\.memory_bandwidth +3\.35 TB/s +\+1 \(exact\) +std/hardware:37$'
+expect_in sens.bw_frac "$tmp/out" '^  decode\.bw_frac +85% +\+1 \(exact\) +examples/uncertain_decode\.napkin:25$'
+expect_in sens.mfu "$tmp/out" '^  decode\.mfu +45% +0 \(exact\)'
+expect_in sens.batch "$tmp/out" '^  decode\.batch +32 +\+0\.6216 '
+expect_order sens.ranked "$tmp/out" 'decode\.bw_frac' 'decode\.batch '
+expect_match sens.kv_layers 0 '^  decode\.model\.layers +80 +\+1 \(exact\) +std/models:75$' out -- "$napkin" sensitivity "$ex" decode.kv_bytes
+expect_in sens.kv_heads "$tmp/out" '^  decode\.model\.kv_heads +8 +\+1 \(exact\)'
+expect_match sens.json 0 '"elasticity": 1\.0' out -- "$napkin" sensitivity "$ex" decode.kv_bytes --format json
+expect_in sens.json.exact "$tmp/out" '"exact": true'
+expect_in sens.json.set_at "$tmp/out" '"set_at": "std/models:75"'
+expect_match sens.not_field 2 'error\[E0800\]' err -- "$napkin" sensitivity "$ex" decode
+expect_match sens.not_number 2 'error\[E0207\]' err -- "$napkin" sensitivity "$ex" decode.fits
+
+finish
