@@ -22,17 +22,17 @@ demo: build
 	@echo
 	@$(NAPKIN) explain examples/exercise1_size_a_model.napkin decode.tokens_per_s
 
-test: build
+# The tests also render LaTeX and SVG, so they install TeX Live, poppler and Chromium.
+test-deps:
+	@.ci/install-deps.sh --test
+
+test: test-deps build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)
 
 # Regenerate the golden outputs; read `git diff tests/` before committing.
 golden: build
 	@tests/golden/update.sh $(NAPKIN)
 
-# Benchmarks build in their own directory, so `make test` stays lean.
-BENCH_DIR ?= build-bench
-
-bench: deps
 # Install bin/napkin, its GPU module (lib/napkin/) and the docs under PREFIX.
 PREFIX ?= /usr/local
 install: build
@@ -42,6 +42,10 @@ install: build
 package: build
 	@cd $(BUILD_DIR) && cpack -G DEB
 
+# Benchmarks build in their own directory, so `make test` stays lean.
+BENCH_DIR ?= build-bench
+
+bench: deps
 	@cmake -S . -B $(BENCH_DIR) $(CMAKE_FLAGS) -DNAPKIN_BENCH=ON >/dev/null
 	@cmake --build $(BENCH_DIR) -j$(JOBS) --target napkin napkin_bench
 	@$(BENCH_DIR)/bench/napkin_bench $(BENCH_ARGS)

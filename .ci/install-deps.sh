@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build needs, if any are missing; or the
-# packages named as arguments (bench/compare.sh: hyperfine and units).
+# Installs the Debian packages the build needs, if any are missing; with
+# --test, also what the tests render with (LaTeX to PDF, PDF pages to PNG,
+# SVG plots in a browser), so that no rendering test skips; or the packages
+# named as arguments (bench/compare.sh: hyperfine and units).
 set -euo pipefail
 packages=(cmake make g++ tao-pegtl-dev libfmt-dev libtomlplusplus-dev catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev libopenblas0-pthread)
-[ $# -gt 0 ] && packages=("$@")
+test_packages=(texlive-latex-base texlive-latex-recommended poppler-utils chromium)
+if [ "${1:-}" = "--test" ]; then
+  packages+=("${test_packages[@]}")
+elif [ $# -gt 0 ]; then
+  packages=("$@")
+fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

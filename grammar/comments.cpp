@@ -35,4 +35,41 @@ std::vector<Comment> find_comments(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// Only blanks between `from` and `to`, with at most one line break.
+bool adjacent(std::string_view text, std::size_t from, std::size_t to) {
+  int breaks = 0;
+  for (std::size_t i = from; i < to; ++i) {
+    if (text[i] == '\n') ++breaks;
+    else if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r') return false;
+  }
+  return breaks <= 1;
+}
+
+}  // namespace
+
+std::string leading_comment(std::string_view text, const std::vector<Comment>& comments, std::uint32_t begin) {
+  std::size_t next = begin;
+  std::vector<const Comment*> block;
+  for (auto it = comments.rbegin(); it != comments.rend(); ++it) {
+    if (it->begin >= next) continue;
+    if (!it->own_line || !adjacent(text, it->end, next)) break;
+    block.push_back(&*it);
+    next = it->begin;
+  }
+  std::string out;
+  for (auto it = block.rbegin(); it != block.rend(); ++it) {
+    std::string_view line = (*it)->text;
+    const std::size_t text_at = line.find_first_not_of('#');
+    if (text_at == std::string_view::npos) continue;  // a line of `#` only
+    line.remove_prefix(text_at);
+    if (!line.empty() && line[0] == ' ') line.remove_prefix(1);
+    if (line.empty()) continue;
+    if (!out.empty()) out += ' ';
+    out += line;
+  }
+  return out;
+}
+
 }  // namespace napkin

@@ -19,4 +19,9 @@ struct Comment {
 // not a comment.
 std::vector<Comment> find_comments(std::string_view text);
 
+// The block of whole-line comments directly above offset `begin` (no blank
+// line between), as prose: markers dropped, lines joined by spaces. A drill's
+// question above its scenario; "" when there is none.
+std::string leading_comment(std::string_view text, const std::vector<Comment>& comments, std::uint32_t begin);
+
 }  // namespace napkin

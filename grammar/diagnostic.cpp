@@ -143,10 +143,10 @@ std::string render(const Diagnostic& d) {
     const std::size_t from = std::max<std::size_t>(static_cast<std::size_t>(col - 1), window.start) - window.start;
     const std::size_t pad = std::min(from, kMax) + window.indent;
     out += fmt::format("{:>{}} | {}{}{}{}\n", "", gutter, std::string(pad, ' '),
-                       std::string(width, l->primary ? '^' : '-'), l->text.empty() ? "" : " ", clip(l->text, kMaxText));
+                       std::string(width, l->primary ? '^' : '-'), l->text.empty() ? "" : " ", text_line(l->text));
   }
-  for (const auto& n : d.notes) out += fmt::format("{:>{}} = note: {}\n", "", gutter, clip(n, kMaxText));
-  if (!d.help.empty()) out += fmt::format("{:>{}} = help: {}\n", "", gutter, clip(d.help, kMaxText));
+  for (const auto& n : d.notes) out += fmt::format("{:>{}} = note: {}\n", "", gutter, text_line(n));
+  if (!d.help.empty()) out += fmt::format("{:>{}} = help: {}\n", "", gutter, text_line(d.help));
   return out;
 }
 

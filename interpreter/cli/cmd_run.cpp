@@ -8,7 +8,8 @@ namespace napkin::cli {
 Result cmd_run(const RunArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
     Module* m = in.load_file(a.file);
-    Report r = build_report(in, m, a.all);
+    Report r = build_report(in, m, a.all, /*keep_going=*/true);
+    if (!a.all) keep_own_fields(r);
     Result res;
     if (a.format == "json") res.out = report_json(in, r);
     else if (a.format == "toml") res.out = report_toml(in, r);
@@ -19,6 +20,10 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     // stdout may be JSON or a file; stderr says, for a person, which check failed and where.
     for (const auto& ch : r.checks)
       if (!ch.passed) res.err += render(check_failure(in, ch));
+    // Every value that could be computed is on stdout; every error, with its
+    // place, on stderr.
+    for (const auto& d : r.errors) res.err += render(d);
+    if (!r.errors.empty()) res.code = 2;
     return res;
   });
 }

@@ -70,7 +70,10 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--steps", run.steps, "show each derived value's formula, its substitution and its result");
   run_cmd->add_option("--format", run.format, "text (default), json, toml, markdown or latex")
       ->check(CLI::IsMember({"text", "json", "toml", "markdown", "latex"}));
-  run_cmd->add_flag("--all", run.all, "also show records that only come in through imports");
+  run_cmd->add_flag("--all", run.all,
+                    "show everything: the fields each record inherits from the standard library, and records that "
+                    "only come in through imports (by default: the fields the file sets or defines, and those its "
+                    "checks use)");
   add_common(run_cmd);
 
   ExplainArgs explain;

@@ -15,6 +15,7 @@
 #include "interpreter/io/read_source.hpp"
 #include "stack_guard.hpp"
 #include "stdlib_files.hpp"
+#include "did_you_mean.hpp"
 #include "suggest.hpp"
 
 namespace napkin {
@@ -104,7 +105,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
       if (b.kind != Value::Kind::Record)
         fail(codes::not_a_record, e.items[0]->span,
              fmt::format("`with` needs a record on its left, but this is {}", describe_kind(b)));
-      Record* r = derive(b.rec, e.fields, env);
+      Record* r = derive(b.rec, e.fields, env, e.span);
       r->name = "";
       r->kind = b.rec->kind;
       r->span = e.span;
@@ -154,9 +155,8 @@ std::size_t Interpreter::slot_of(const ast::Expr& e, const Record* r) {
   NodeCache& c = cache_of(e);
   const SlotTable* t = r->table.get();
   if (c.table != t) {
-    auto it = t->index.find(e.text);
     c.table = t;
-    c.slot = it == t->index.end() ? kNoSlot : it->second;
+    c.slot = t->find(e.text);  // SlotTable::npos is kNoSlot
   }
   return c.slot;
 }
@@ -194,7 +194,34 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env) {
     }
   }
   if (const Function* f = builtin(name)) return Value::function(f);
+  if (name == "super") return super_of(e, env);
   unknown_name(e, env);
+}
+
+// `super` in a field's formula is the record that the field's block
+// extends (or `with`s): `base with { batch = super.batch * 2 }`.
+Value Interpreter::super_of(const ast::Expr& e, Env* env) {
+  Env* s = env;
+  while (s && !s->self) s = s->parent;
+  const Slot* slot = nullptr;
+  if (s)
+    for (auto f = stack_.rbegin(); f != stack_.rend(); ++f)
+      if (!f->binding && f->rec == s->self) {
+        slot = &f->rec->slots()[f->slot];
+        break;
+      }
+  if (!slot || !slot->super) {
+    Diagnostic d;
+    d.code = codes::unknown_name;
+    d.message = slot ? fmt::format("`super` has nothing to name here: the block that declares `{}` extends no record", slot->name)
+                     : "`super` has nothing to name here: it is only meaningful in a field's formula";
+    d.labels.push_back({e.span, "no base record here", true});
+    d.help = "`super.FIELD` is the base's value of FIELD, in a `with { }` block or a record that `extends` another";
+    throw Error(std::move(d));
+  }
+  Value v = Value::record(slot->super);
+  record_trace(e, v, nullptr, 0, nullptr);
+  return v;
 }
 
 void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
@@ -216,12 +243,52 @@ void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
   d.code = codes::unknown_name;
   d.message = fmt::format("unknown name `{}`", e.text);
   d.labels.push_back({e.span, "not defined here", true});
-  auto close = closest(e.text, names);
-  if (!close.empty())
-    d.help = fmt::format("did you mean `{}`?", close[0]);
+  auto close = suggestions(e.text, names);
+  const std::string module = std_module_defining(e.text);
+  if (!module.empty())
+    d.help = fmt::format("`{}` is defined in std/{}, which this file does not import: add `import \"std/{}\"`",
+                         e.text, module, module);
+  else if (!close.empty())
+    d.help = did_you_mean(close);
   else if (units_.lookup(e.text))
     d.help = fmt::format("`{}` is a unit; a unit follows a number: write `1 {}`", e.text, e.text);
   throw Error(std::move(d));
+}
+
+// Which standard module defines `name` at its top level ("" if none). The
+// modules are parsed, not loaded: loading one would declare its units.
+std::string Interpreter::std_module_defining(const std::string& name) {
+  if (!std_index_built_) {
+    std_index_built_ = true;
+    for (const auto& mod : std_modules()) {
+      SourceFile file;
+      file.name = "std/" + mod;
+      bool found = false;
+      if (!opts_.stdlib_dir.empty()) {
+        std::ifstream in(fs::path(opts_.stdlib_dir) / (mod + ".napkin"), std::ios::binary);
+        if (in) {
+          std::ostringstream ss;
+          ss << in.rdbuf();
+          file.text = ss.str();
+          found = true;
+        }
+      }
+      for (std::size_t i = 0; !found && i < kStdlibCount; ++i)
+        if (mod == kStdlib[i].name) {
+          file.text.assign(kStdlib[i].text, kStdlib[i].size);
+          found = true;
+        }
+      try {
+        for (const auto& st : parse_module(file).statements)
+          if (st.kind == ast::StmtKind::Let || st.kind == ast::StmtKind::Fn || st.kind == ast::StmtKind::Record)
+            std_index_.emplace(st.name, mod);
+      } catch (const Error&) {
+        // A broken --stdlib file says so when it is imported.
+      }
+    }
+  }
+  auto it = std_index_.find(name);
+  return it == std_index_.end() ? "" : it->second;
 }
 
 Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
@@ -238,8 +305,8 @@ Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
     d.code = codes::unknown_field;
     d.message = fmt::format("{} has no field `{}`", r->name.empty() ? "this record" : r->name, e.text);
     d.labels.push_back({e.span, "unknown field", true});
-    auto close = closest(e.text, names);
-    if (!close.empty()) d.help = fmt::format("did you mean `{}`?", close[0]);
+    auto close = suggestions(e.text, names);
+    if (!close.empty()) d.help = did_you_mean(close);
     throw Error(std::move(d));
   }
   Value v = field(r, i, e.span);

@@ -23,7 +23,12 @@ namespace napkin {
 namespace fs = std::filesystem;
 
 std::string Interpreter::frame_label(const Frame& f) {
-  return f.binding ? f.binding->name : f.rec->name + "." + f.rec->slots()[f.slot].name;
+  if (f.binding) return f.binding->name;
+  // A `with` record is named once it is made; while it is being made, by its base.
+  const std::string rec = !f.rec->name.empty() ? f.rec->name
+                          : f.rec->base && !f.rec->base->name.empty() ? "(" + f.rec->base->name + " with { … })"
+                                                                        : "(record)";
+  return rec + "." + f.rec->slots()[f.slot].name;
 }
 
 void Interpreter::cycle_error(const std::string& label, Span span) {
@@ -38,6 +43,12 @@ void Interpreter::cycle_error(const std::string& label, Span span) {
   if (it != stack_.end()) d.labels.push_back({it->span, "first needed here", false});
   d.notes.push_back("cycle: " + chain);
   d.help = "give one of the fields in the cycle a value that does not depend on the others";
+  if (it != stack_.end() && it + 1 == stack_.end() && !it->binding) {  // a field that uses itself
+    const Slot& slot = it->rec->slots()[it->slot];
+    if (slot.super && slot.super->find(slot.name))
+      d.help = fmt::format("to use {}'s value of `{}`, write `super.{}`",
+                           slot.super->name.empty() ? "the base record" : slot.super->name, slot.name, slot.name);
+  }
   throw Error(std::move(d));
 }
 
@@ -119,12 +130,14 @@ void Interpreter::check_type(const Slot& slot, const Value& v, Record* r) {
 }
 
 Value Interpreter::field(Record* r, std::size_t i, Span use) {
+  // A record's memo is made when a field of it is first asked for.
+  if (r->state.size() < r->slots().size()) r->state.resize(r->slots().size());
   FieldState& st = r->state[i];
   if (st.status == FieldState::Status::Done) return st.value;
   if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);
   const Slot& slot = r->slots()[i];
   // Spelled out only when needed: most fields evaluate without error.
-  auto field_label = [&] { return r->name + "." + slot.name; };
+  auto field_label = [&] { return frame_label(Frame{r, i, nullptr, Span{}}); };
   if (st.status == FieldState::Status::InProgress) cycle_error(field_label(), use);
   if (!slot.decl->value) {
     const std::string label = field_label();

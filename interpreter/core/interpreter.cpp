@@ -98,15 +98,17 @@ std::string Interpreter::dim_name(const Dim& d) const {
   return u;
 }
 
-std::string Interpreter::show(const Value& v) const {
+std::string Interpreter::show(const Value& v) const { return show(v, opts_.digits); }
+
+std::string Interpreter::show(const Value& v, int digits) const {
   switch (v.kind) {
-    case Value::Kind::Quantity: return format_quantity(v.q, v.display.get(), units_, opts_.digits);
+    case Value::Kind::Quantity: return format_quantity(v.q, v.display.get(), units_, digits);
     case Value::Kind::Bool: return v.b ? "true" : "false";
     case Value::Kind::String: return "\"" + *v.s + "\"";
     case Value::Kind::Record: return v.rec->name.empty() ? "<record>" : v.rec->name;
     case Value::Kind::List: {
       std::string t = "[";
-      for (std::size_t i = 0; i < v.list->size(); ++i) t += (i ? ", " : "") + show((*v.list)[i]);
+      for (std::size_t i = 0; i < v.list->size(); ++i) t += (i ? ", " : "") + show((*v.list)[i], digits);
       return t + "]";
     }
     case Value::Kind::Function: return v.fn->signature.empty() ? "<fn " + v.fn->name + ">" : "fn " + v.fn->signature;

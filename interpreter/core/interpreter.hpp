@@ -98,6 +98,11 @@ struct MeasureResult {
 
 using Prober = std::function<MeasureResult(Interpreter&, const MeasureRequest&)>;
 
+// The fields of all records made, counted once per record that holds them
+// (a record holds every field it inherits): past this, making a record is
+// E0702. A report shows every one; each costs about 0.3 KB and 1 µs there.
+inline constexpr std::size_t kMaxFieldsHeld = 1'000'000;
+
 struct Options {
   Prober prober;  // null: every probe is unavailable and fallbacks are used
   int digits = 4;
@@ -125,15 +130,15 @@ class Interpreter {
   // A module that imports the whole standard library, for `napkin eval`.
   Module* prelude();
   Value eval_in(Module* m, const ast::Expr& e, Trace* trace = nullptr);
+  // Calls the function `name` that `m` sees with positional `args`, as
+  // napkin code calling it would: how C++ asks the standard library for a
+  // formula instead of writing it (the roofline plot, `napkin measure`).
+  Value call_function(Module* m, const std::string& name, std::vector<Value> args);
 
   Value top_value(Binding* b, Span use);
   Value field(Record* r, std::size_t i, Span use);
   Binding* find_binding(Module* m, const std::string& name);
   CheckResult run_check(const ast::Stmt& check);
-  // Calls the function `name` that `m` sees with positional `args`, as
-  // napkin code calling it would: how C++ asks the standard library for a
-  // formula instead of writing it (the roofline plot, `napkin measure`).
-  Value call_function(Module* m, const std::string& name, std::vector<Value> args);
   Module* module_of(const SourceFile* file) const;
 
   // A copy of `base` whose fields `values` are given values instead of
@@ -143,6 +148,9 @@ class Interpreter {
   // Evaluates `e` as if it were a formula of record `r` written in module
   // `m`: a bare name is first a field of `r` (`napkin solve`'s condition).
   Value eval_in_record(Module* m, Record* r, const ast::Expr& e, Trace* trace = nullptr);
+  // A sweep's point that nothing reaches any more: its memo is freed and its
+  // fields no longer count against kMaxFieldsHeld.
+  void retire(Record& point);
   // How many records have been made so far: a record whose serial is at
   // least this was made after the call.
   std::size_t records_made() const { return records_.size(); }
@@ -150,6 +158,7 @@ class Interpreter {
   void set_tracing(bool on) { tracing_ = on; }
 
   std::string show(const Value& v) const;
+  std::string show(const Value& v, int digits) const;  // with this many significant digits
   std::string dim_name(const Dim& d) const;  // "B/s", or "dimensionless"
   UnitTable& units() { return units_; }
   const UnitTable& units() const { return units_; }
@@ -208,11 +217,9 @@ class Interpreter {
   std::size_t slot_of(const ast::Expr& e, const Record* r);  // the field named e.text, or kNoSlot
   Binding* binding_of(const ast::Expr& e, Module* m);
   std::vector<Frame> stack_;
-  Trace* trace_ = nullptr;
-  bool tracing_ = true;
   // Where evaluation records what it sees (null: nowhere). TraceScope
   // points it elsewhere for one evaluation and puts it back on every exit.
-  std::size_t call_depth_ = 0;
+  Trace* trace_ = nullptr;
   struct TraceScope {
     Interpreter& in;
     Trace* saved;
@@ -221,6 +228,8 @@ class Interpreter {
     TraceScope(const TraceScope&) = delete;
     TraceScope& operator=(const TraceScope&) = delete;
   };
+  bool tracing_ = true;
+  std::size_t call_depth_ = 0;
   std::size_t eval_depth_ = 0;
 
   Module* load_parsed(std::unique_ptr<SourceFile> file);
@@ -235,7 +244,10 @@ class Interpreter {
   std::vector<Env*> free_envs_;
   Record* new_record();
   Record* make_record(const ast::Stmt& s, Module* m);
-  Record* derive(Record* base, const std::vector<ast::FieldDecl>& fields, Env* env);
+  // `where`: the place a record past kMaxFieldsHeld is reported at.
+  Record* derive(Record* base, const std::vector<ast::FieldDecl>& fields, Env* env, Span where = {});
+  std::size_t fields_held_ = 0;  // slots of every record made, less retired sweep points
+  void check_new_fields(Record* base, const std::vector<ast::FieldDecl>& fields);
 
   Value eval(const ast::Expr& e, Env* env);
   Value eval_name(const ast::Expr& e, Env* env);
@@ -250,7 +262,12 @@ class Interpreter {
     if (trace_) trace_->entries.push_back({&node, v, rec, idx, b, nullptr});  // inline: off in sweeps, called per name
   }
   [[noreturn]] void unknown_name(const ast::Expr& e, Env* env);
+  Value super_of(const ast::Expr& e, Env* env);
+  std::string std_module_defining(const std::string& name);
+  std::unordered_map<std::string, std::string> std_index_;  // top-level name -> std module
+  bool std_index_built_ = false;
   [[noreturn]] void cycle_error(const std::string& label, Span span);
+  [[noreturn]] void exponent_error(const ast::Expr& e, const Value& l, const Value& r);
 
  public:
   // Used by builtins.

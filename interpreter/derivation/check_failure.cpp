@@ -7,17 +7,30 @@
 
 namespace napkin {
 
+int digits_to_differ(const Interpreter& in, const CheckResult& c) {
+  const ast::Stmt& s = *c.stmt;
+  int digits = in.options().digits;
+  if (s.approx) {
+    while (digits < 17 && in.show(c.actual, digits) == in.show(c.expected, digits)) ++digits;
+  } else if (s.value->kind == ast::ExprKind::Binary && ast::precedence(s.value->op) == 5) {
+    const auto side = [&](const ast::Expr& e, int n) { return derive_text(in, e, c.trace, Value{}, n).substituted; };
+    while (digits < 17 && side(*s.value->items[0], digits) == side(*s.value->items[1], digits)) ++digits;
+  }
+  return digits;
+}
+
 Diagnostic check_failure(const Interpreter& in, const CheckResult& c) {
   const ast::Stmt& s = *c.stmt;
   Diagnostic d;
   d.code = codes::check_failed;
+  const int digits = digits_to_differ(in, c);
   if (s.approx) {
-    d.message = fmt::format("check failed: {} is {}, expected {}", print_expr(*s.value), in.show(c.actual),
-                            in.show(c.expected));
-    d.labels.push_back({s.value->span, "this is " + in.show(c.actual), true});
+    d.message = fmt::format("check failed: {} is {}, expected {}", print_expr(*s.value), in.show(c.actual, digits),
+                            in.show(c.expected, digits));
+    d.labels.push_back({s.value->span, "this is " + in.show(c.actual, digits), true});
     d.labels.push_back({s.expected->span, c.detail, false});
   } else {
-    const Derivation v = derive_text(in, *s.value, c.trace, Value::boolean(false));
+    const Derivation v = derive_text(in, *s.value, c.trace, Value::boolean(false), digits);
     d.message = fmt::format("check failed: {} is false", v.substituted);
     d.labels.push_back({s.value->span, "this is false", true});
   }

@@ -8,4 +8,8 @@ namespace napkin {
 
 Diagnostic check_failure(const Interpreter& in, const CheckResult& c);
 
+// The significant digits a failed check needs so that its two sides print
+// differently (`39.0196 GB == 39.02 GB`), from the usual precision up to 17.
+int digits_to_differ(const Interpreter& in, const CheckResult& c);
+
 }  // namespace napkin

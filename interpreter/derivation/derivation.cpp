@@ -24,9 +24,11 @@ const TraceEntry* entry_of(const Trace& trace, const ast::Expr& node) {
   return nullptr;
 }
 
-Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result) {
+Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result,
+                       int digits) {
+  const auto show = [&](const Value& v) { return digits > 0 ? in.show(v, digits) : in.show(v); };
   Derivation d;
-  d.result = in.show(result);
+  d.result = show(result);
   if (result.note) d.note = *result.note;
   d.input = is_literal(formula);
   d.record = result.kind == Value::Kind::Record && formula.kind == ast::ExprKind::With;
@@ -35,6 +37,22 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
   plain.pretty = true;
   d.formula = print_expr(formula, plain);
   PrintOptions sub = plain;
+  const ast::Expr* root_call = &formula;
+  while (root_call->kind == ast::ExprKind::Convert) root_call = root_call->items[0].get();
+  if (root_call->kind != ast::ExprKind::Call) root_call = nullptr;
+  // Each user function the formula calls, opened one level: `--steps` shows them.
+  for (const auto& e : trace.entries) {
+    if (!e.call || !e.call->decl) continue;
+    CallStep step;  // the function as declared: `fits(bytes, capacity)`
+    step.label = e.call->name + "(";
+    for (std::size_t i = 0; i < e.call->decl->params.size(); ++i)
+      step.label += (i ? ", " : "") + e.call->decl->params[i].name;
+    step.label += ")";
+    Derivation inner = derive_text(in, *e.call->decl->value, e.call->trace, e.value, digits);
+    inner.calls.clear();  // one level: `explain` goes further
+    step.derivation = std::make_shared<const Derivation>(std::move(inner));
+    d.calls.push_back(std::move(step));
+  }
   std::function<std::optional<std::string>(const ast::Expr&, bool)> substitute;
   substitute = [&](const ast::Expr& node, bool in_arguments) -> std::optional<std::string> {
     if (node.kind != ast::ExprKind::Name && node.kind != ast::ExprKind::Member && node.kind != ast::ExprKind::If &&
@@ -44,9 +62,11 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
       if (it->node != &node) continue;
       // A call of a user function shows its value (its formula opens below
       // it); a builtin's call keeps its arguments' values, so `max(3 ms, 5 ms)`.
+      // A call the whole formula is (`training_days(...) -> day`) keeps its
+      // arguments' values too: the result line gives its value.
       if (node.kind == ast::ExprKind::Call) {
-        if (!it->call || !it->call->decl) return std::nullopt;
-        return in.show(it->value);
+        if (!it->call || !it->call->decl || &node == root_call) return std::nullopt;
+        return show(it->value);
       }
       if (node.kind == ast::ExprKind::If) {
         // The branch that was taken, substituted in turn.
@@ -56,16 +76,10 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
         return print_expr(*node.items[it->value.b ? 1 : 2], branch);
       }
       if (it->value.kind == Value::Kind::Function) return std::nullopt;  // keep the function's name
-      std::string text = in.show(it->value);
+      std::string text = show(it->value);
       // A whole-formula measurement's note follows the result line instead.
       if (node.kind == ast::ExprKind::Measure && it->value.note && &node != &formula)
         text += " [" + *it->value.note + "]";
-      // In `f(1, 6,144)` a grouping comma reads as a separator: write 6_144.
-      if (in_arguments)
-        for (std::size_t i = 1; i + 1 < text.size(); ++i)
-          if (text[i] == ',' && std::isdigit(static_cast<unsigned char>(text[i - 1])) &&
-              std::isdigit(static_cast<unsigned char>(text[i + 1])))
-            text[i] = '_';
       return text;
     }
     return std::nullopt;
@@ -83,7 +97,10 @@ std::vector<std::string> derivation_lines(const Derivation& d) {
   }
   lines.push_back(d.formula);
   if (d.record) return lines;  // `drill with { ... }`: the formula says it all
-  if (d.substituted != d.formula) lines.push_back(d.substituted);
+  // `time -> day` substitutes to `5.771 day -> day`: the result says it once.
+  const std::size_t arrow = d.substituted.rfind(" -> ");
+  const bool converted_only = arrow != std::string::npos && d.substituted.compare(0, arrow, d.result) == 0;
+  if (d.substituted != d.formula && !converted_only) lines.push_back(d.substituted);
   if (d.result != lines.back()) lines.push_back(d.result);
   return lines;
 }

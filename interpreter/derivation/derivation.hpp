@@ -1,12 +1,19 @@
 #pragma once
 // A derivation: a value's formula as written, the same formula with every
 // name replaced by its value, and the result.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "interpreter/core/interpreter.hpp"
 
 namespace napkin {
+
+struct Derivation;
+struct CallStep {
+  std::string label;  // the call as written: "kv_cache_bytes(model, context)"
+  std::shared_ptr<const Derivation> derivation;  // its body's, with the arguments bound
+};
 
 struct Derivation {
   std::string formula;      // "batch · 1 token / weight_read_time"
@@ -16,9 +23,12 @@ struct Derivation {
   bool input = false;       // a literal: nothing to derive
   bool record = false;      // a record made with `with`: the formula is the whole story
   std::string origin;       // where the formula is written: "std/models:41", "drills.napkin:12"
+  std::vector<CallStep> calls;  // the user functions it calls, each opened one level
 };
 
-Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result);
+// `digits`: significant digits of the values shown (0: the interpreter's).
+Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result,
+                       int digits = 0);
 
 // The whole derivation on one line, as a textbook writes it: every field and
 // function call the formula used is replaced by its own formula, down to

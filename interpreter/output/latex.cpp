@@ -3,6 +3,8 @@
 // is an align* environment; inputs, which have nothing to derive, share one.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "latex_math.hpp"
 #include "output.hpp"
 
@@ -13,21 +15,41 @@ struct Item {
   std::string label;
   std::vector<std::string> lines;  // already LaTeX
   std::string suffix;              // appended to the last line
+  std::string note;                // how a measured value came to be: prose below the formulas
 };
+
+// A comment from the file as a paragraph: names such as `num_key_value_heads`
+// may break after an underscore, or a long one would run into the margin.
+std::string prose(const std::string& text) {
+  std::string out = latex_text(text);
+  for (std::size_t at = out.find("\\_"); at != std::string::npos; at = out.find("\\_", at + 2))
+    out.insert(at + 2, "\\allowbreak{}");
+  return out;
+}
+
+bool long_label(const std::string& label) { return label.size() > 40; }
 
 std::string align(const std::vector<Item>& items) {
   std::string out = "\\begin{align*}\n";
   for (std::size_t k = 0; k < items.size(); ++k) {
     const Item& it = items[k];
     for (std::size_t i = 0; i < it.lines.size(); ++i) {
-      out += i == 0 ? "\\text{" + latex_text(it.label) + "} &" : "  &";
+      // A long label (a call with its arguments) takes a row of its own and
+      // no width, so the formulas below it keep the page's width.
+      if (i == 0 && long_label(it.label)) out += "\\rlap{$\\text{" + latex_text(it.label) + "}$} & \\\\\n";
+      out += i == 0 && !long_label(it.label) ? "\\text{" + latex_text(it.label) + "} &" : "  &";
       out += it.lines[i];
       if (i + 1 == it.lines.size()) out += it.suffix;
       if (i + 1 < it.lines.size() || k + 1 < items.size()) out += " \\\\";
       out += "\n";
     }
   }
-  return out + "\\end{align*}\n";
+  out += "\\end{align*}\n";
+  // Notes are sentences (a probe's method, why it fell back): as math they
+  // could not break, so they follow as small paragraphs.
+  for (const auto& it : items)
+    if (!it.note.empty()) out += "{\\small\\noindent " + prose(it.label + ": " + it.note) + "\\par}\n";
+  return out;
 }
 
 // Consecutive one-line items share an environment; a derivation gets its own.
@@ -49,11 +71,14 @@ std::string blocks(const std::vector<Item>& items) {
 
 Item derivation_item(const std::string& label, const Derivation& d) {
   Item it{label, {}, ""};
+  // The label takes its share of the line: about 90 characters of math fit
+  // between 2 cm margins.
+  const std::size_t width = long_label(label) ? 90 : 90 - label.size();
   for (const auto& line : derivation_lines(d)) {
-    const auto pieces = break_lines(line, 64);
+    const auto pieces = break_lines(line, std::min<std::size_t>(width, 64));
     for (std::size_t i = 0; i < pieces.size(); ++i) it.lines.push_back((i ? "\\qquad " : "= ") + latex_math(pieces[i]));
   }
-  if (!d.note.empty()) it.suffix = "\\quad\\text{[" + latex_text(d.note) + "]}";
+  it.note = d.note;
   return it;
 }
 
@@ -68,7 +93,8 @@ std::string document(const std::string& body) {
          "\\usepackage{amsmath,amssymb}\n"
          "\\usepackage[margin=2cm]{geometry}\n"
          "\\allowdisplaybreaks\n"
-         "\\begin{document}\n\n" +
+         "\\begin{document}\n"
+         "\\sloppy\n\n" +
          body + "\n\\end{document}\n";
 }
 
@@ -122,6 +148,7 @@ std::string heading(const Section& s) {
   if (!s.base.empty() && s.origin.empty()) h += fmt::format(" extends \\texttt{{{}}}", latex_text(s.base));
   h += "}\n";
   if (!s.origin.empty()) h += fmt::format("\\[ \\text{{{}}} = {} \\]\n", latex_text(s.name), latex_math(s.origin));
+  if (!s.doc.empty()) h += prose(s.doc) + "\n\n";  // the file's own words above it: a drill's question
   return h;
 }
 

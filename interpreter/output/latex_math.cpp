@@ -335,7 +335,9 @@ std::size_t length(const std::string& s) {
 }
 
 // Positions of ` word ` outside brackets and strings.
-std::vector<std::size_t> top_level(const std::string& s, const std::vector<std::string>& words) {
+// Where `words` stand between spaces, outside brackets (or at any depth
+// below `max_depth`).
+std::vector<std::size_t> top_level(const std::string& s, const std::vector<std::string>& words, int max_depth = 0) {
   std::vector<std::size_t> at;
   int depth = 0;
   bool quoted = false;
@@ -345,7 +347,11 @@ std::vector<std::size_t> top_level(const std::string& s, const std::vector<std::
     if (quoted) continue;
     if (c == '(' || c == '[' || c == '{') ++depth;
     if (c == ')' || c == ']' || c == '}') --depth;
-    if (depth != 0 || c != ' ') continue;
+    // A comma of a list or a `with` block: cut after it.
+    if (c == ',' && depth <= max_depth && i + 1 < s.size() && s[i + 1] == ' ' &&
+        std::find(words.begin(), words.end(), ",") != words.end())
+      at.push_back(i + 1);
+    if (depth > max_depth || c != ' ') continue;
     for (const auto& w : words)
       if (s.compare(i + 1, w.size() + 1, w + " ") == 0) at.push_back(i);
   }
@@ -353,10 +359,11 @@ std::vector<std::size_t> top_level(const std::string& s, const std::vector<std::
 }
 
 // Greedy: cut before the last operator that keeps a piece within width.
-std::vector<std::string> split_at(const std::string& text, std::size_t width, const std::vector<std::string>& ops) {
+std::vector<std::string> split_at(const std::string& text, std::size_t width, const std::vector<std::string>& ops,
+                                  int max_depth = 0) {
   std::vector<std::size_t> cuts;
   std::size_t start = 0, last = std::string::npos;
-  for (std::size_t at : top_level(text, ops)) {
+  for (std::size_t at : top_level(text, ops, max_depth)) {
     if (length(text.substr(start, at - start)) > width && last != std::string::npos && last >= start) {
       cuts.push_back(last);
       start = last + 1;
@@ -378,15 +385,19 @@ std::vector<std::string> split_at(const std::string& text, std::size_t width, co
 
 std::vector<std::string> break_lines(const std::string& text, std::size_t width) {
   std::vector<std::string> pieces = text.rfind("if ", 0) == 0 ? split_at(text, 0, {"then", "else"}) : std::vector{text};
-  // Sums break before + and -; what is still too long, before / and ·.
-  for (const auto& ops : {std::vector<std::string>{"+", "-"}, std::vector<std::string>{"/", "·"}}) {
-    std::vector<std::string> next;
-    for (const auto& p : pieces) {
-      auto parts = length(p) > width ? split_at(p, width, ops) : std::vector{p};
-      next.insert(next.end(), parts.begin(), parts.end());
+  // Sums break before + and -; what is still too long, before / and ·;
+  // and then inside parentheses, a level at a time, so that no line runs
+  // into the margin (the LaTeX test fails on an overfull box).
+  const std::vector<std::string> sums{"+", "-"}, products{"/", "·"}, lists{","};
+  for (int depth = 0; depth <= 3; ++depth)
+    for (const auto* ops : {&sums, &products, &lists}) {
+      std::vector<std::string> next;
+      for (const auto& p : pieces) {
+        auto parts = length(p) > width ? split_at(p, width, *ops, depth) : std::vector{p};
+        next.insert(next.end(), parts.begin(), parts.end());
+      }
+      pieces = std::move(next);
     }
-    pieces = std::move(next);
-  }
   return pieces;
 }
 

@@ -98,9 +98,13 @@ std::string checks_markdown(const Interpreter& in, const std::vector<CheckResult
 
 std::string heading(const Section& s) {
   std::string h = fmt::format("## {} {}", s.kind, code(s.name));
-  if (!s.origin.empty()) return h + " = " + code(s.origin) + "\n\n";
-  if (!s.base.empty()) h += " extends " + code(s.base);
-  return h + "\n\n";
+  if (!s.origin.empty())
+    h += " = " + code(s.origin);
+  else if (!s.base.empty())
+    h += " extends " + code(s.base);
+  h += "\n\n";
+  if (!s.doc.empty()) h += s.doc + "\n\n";  // the file's own words above it: a drill's question
+  return h;
 }
 
 void explain_item(const ExplainNode& n, const std::string& indent, std::string& out) {

@@ -4,6 +4,7 @@
 
 #include <unordered_set>
 
+#include "grammar/comments.hpp"
 #include "grammar/printer.hpp"
 
 namespace napkin {
@@ -25,7 +26,43 @@ FieldReport missing(const MissingInput& e, std::string qualified, std::string na
   return f;
 }
 
-Section record_section(Interpreter& in, Record* r) {
+// The errors `build_report` keeps going past: each once, although every
+// field that needs a failed one fails with the same error.
+struct Errors {
+  std::vector<Diagnostic>* out = nullptr;  // null: throw
+  std::vector<std::exception_ptr> seen;
+
+  // Called in a catch block: rethrows unless errors are kept.
+  FieldReport failed(const Error& e, std::string qualified, std::string name) {
+    if (!out) throw;
+    keep(e);
+    const Diagnostic& d = e.diagnostic();
+    FieldReport f;
+    f.qualified = std::move(qualified);
+    f.name = std::move(name);
+    f.error = fmt::format("error[{}]: {}", code_text(d.code), d.message);
+    for (const auto& l : d.labels)
+      if (l.primary && l.span.valid()) {
+        f.error += fmt::format(" ({})", l.span.where_line());
+        break;
+      }
+    return f;
+  }
+  void keep(const Error& e) {
+    const std::exception_ptr p = std::current_exception();
+    for (const auto& s : seen)
+      if (s == p) return;
+    // A chain too deep to evaluate fails again from every record along it:
+    // the first report says it all.
+    if (e.diagnostic().code == codes::recursion_limit)
+      for (const auto& d : *out)
+        if (d.code == codes::recursion_limit) return;
+    seen.push_back(p);
+    out->push_back(e.diagnostic());
+  }
+};
+
+Section record_section(Interpreter& in, Record* r, Errors& errors) {
   Section s;
   s.kind = r->kind.empty() ? "record" : r->kind;
   s.name = r->name;
@@ -41,22 +78,35 @@ Section record_section(Interpreter& in, Record* r) {
       f.ok = true;
       f.value = v;
       f.derivation = derive_text(in, *slot.decl->value, r->state[i].trace, v);
+      f.own = slot.decl->span.file == r->span.file;
       s.fields.push_back(std::move(f));
     } catch (const MissingInput& e) {
       s.fields.push_back(missing(e, q, slot.name));
+    } catch (const Error& e) {
+      s.fields.push_back(errors.failed(e, q, slot.name));
     }
   }
   return s;
 }
 
-void module_sections(Interpreter& in, Module* m, Report& out) {
+void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors) {
+  const std::vector<Comment> comments = find_comments(m->file->text);
   for (Binding* b : m->order) {
     const ast::Stmt& st = *b->stmt;
     if (st.kind == ast::StmtKind::Fn) continue;
+    const std::size_t first = out.sections.size();
+    struct Doc {  // the statement's comment goes to the section it makes, however it ends
+      Report& r;
+      std::size_t first;
+      std::string text;
+      ~Doc() {
+        if (r.sections.size() > first) r.sections[first].doc = std::move(text);
+      }
+    } doc{out, first, leading_comment(m->file->text, comments, st.span.begin)};
     try {
       Value v = in.top_value(b, Span{});
       if (v.kind == Value::Kind::Record && v.rec->name == b->name) {
-        out.sections.push_back(record_section(in, v.rec));
+        out.sections.push_back(record_section(in, v.rec, errors));
         if (st.value) {  // `scenario x = decode with { ... }` says how it was made
           out.sections.back().base.clear();
           out.sections.back().origin = print_expr(*st.value);
@@ -80,6 +130,12 @@ void module_sections(Interpreter& in, Module* m, Report& out) {
       s.name = b->name;
       s.fields.push_back(missing(e, b->name, b->name));
       out.sections.push_back(std::move(s));
+    } catch (const Error& e) {
+      Section s;
+      s.kind = "let";
+      s.name = b->name;
+      s.fields.push_back(errors.failed(e, b->name, b->name));
+      out.sections.push_back(std::move(s));
     }
   }
 }
@@ -94,24 +150,58 @@ void collect_imports(Module* m, std::vector<Module*>& order, std::unordered_set<
 
 }  // namespace
 
-std::vector<CheckResult> run_checks(Interpreter& in, Module* m) {
+void keep_own_fields(Report& r) {
+  std::unordered_set<std::string> used;
+  for (const auto& c : r.checks)
+    for (const auto& e : c.trace.entries)
+      if (e.rec) used.insert(e.rec->name + "." + e.rec->slots()[e.field].name);
+  for (auto& s : r.sections)
+    std::erase_if(s.fields, [&](const FieldReport& f) { return f.ok && !f.own && !used.count(f.qualified); });
+}
+
+namespace {
+
+std::vector<CheckResult> checks_of(Interpreter& in, Module* m, Errors& errors) {
   std::vector<CheckResult> out;
-  for (const auto& st : m->ast.statements)
-    if (st.kind == ast::StmtKind::Check) out.push_back(in.run_check(st));
+  for (const auto& st : m->ast.statements) {
+    if (st.kind != ast::StmtKind::Check) continue;
+    try {
+      out.push_back(in.run_check(st));
+    } catch (const Error& e) {
+      if (!errors.out) throw;
+      errors.keep(e);
+    }
+  }
   return out;
 }
 
-Report build_report(Interpreter& in, Module* m, bool all) {
+}  // namespace
+
+std::vector<CheckResult> run_checks(Interpreter& in, Module* m, std::vector<Diagnostic>* errors) {
+  Errors kept{errors, {}};
+  return checks_of(in, m, kept);
+}
+
+Report build_report(Interpreter& in, Module* m, bool all, bool keep_going) {
   Report r;
+  Errors errors{keep_going ? &r.errors : nullptr, {}};
   if (all) {
     std::vector<Module*> order;
     std::unordered_set<Module*> seen{m};
     collect_imports(m, order, seen);
-    for (Module* d : order) module_sections(in, d, r);
+    for (Module* d : order) module_sections(in, d, r, errors);
   }
-  module_sections(in, m, r);
-  r.sweeps = run_sweeps(in, m);
-  r.checks = run_checks(in, m);
+  module_sections(in, m, r, errors);
+  try {
+    r.sweeps = run_sweeps(in, m);
+  } catch (const MissingInput& e) {
+    if (!keep_going) throw;
+    errors.keep(e);
+  } catch (const Error& e) {
+    if (!keep_going) throw;
+    errors.keep(e);
+  }
+  r.checks = checks_of(in, m, errors);
   return r;
 }
 

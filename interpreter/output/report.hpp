@@ -19,6 +19,8 @@ struct FieldReport {
   Derivation derivation;
   std::string needs;        // the missing input, when !ok
   std::string declared_at;  // where that input is declared ("std/hardware:12")
+  std::string error;        // when it failed for another reason: "error[E0400]: division by zero (line 3)"
+  bool own = true;          // set or defined in the record's own file, not inherited from a library
 };
 
 struct Section {
@@ -26,6 +28,7 @@ struct Section {
   std::string name;
   std::string base;    // what it extends, if anything
   std::string origin;  // for `NAME = EXPR` records, the expression
+  std::string doc;     // the comment block written above it (a drill's question), as prose
   std::vector<FieldReport> fields;
 };
 
@@ -33,15 +36,23 @@ struct Report {
   std::vector<Section> sections;
   std::vector<SweepResult> sweeps;
   std::vector<CheckResult> checks;
+  std::vector<Diagnostic> errors;  // with keep_going: every error met, once each, in order
   int failed() const;
 };
 
 // Evaluates every field of every record defined in `m` (and, with `all`, in
 // the files it imports). A field that needs a missing input is reported as
-// such; any other error is thrown.
-Report build_report(Interpreter& in, Module* m, bool all);
+// such; any other error is thrown, or with `keep_going` marks the field
+// (`error`) and is kept in `errors`, and evaluation carries on.
+Report build_report(Interpreter& in, Module* m, bool all, bool keep_going = false);
 
-// Run the checks of `m` only.
-std::vector<CheckResult> run_checks(Interpreter& in, Module* m);
+// What `run` shows unless asked for everything (`--all`): the fields a file
+// sets or defines itself, the fields its checks use, and every field that
+// could not be computed; not the dozens each model inherits from std/.
+void keep_own_fields(Report& r);
+
+// Run the checks of `m` only. With `errors`, a check that cannot be
+// evaluated is kept there (once per error) instead of thrown.
+std::vector<CheckResult> run_checks(Interpreter& in, Module* m, std::vector<Diagnostic>* errors = nullptr);
 
 }  // namespace napkin

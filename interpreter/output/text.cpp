@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "interpreter/derivation/check_failure.hpp"
 #include "output.hpp"
 
 namespace napkin {
@@ -16,7 +17,10 @@ std::string pad(const std::string& s, std::size_t w) { return s + std::string(w 
 void field_lines(const FieldReport& f, std::size_t name_width, const std::string& indent, bool steps, std::string& out) {
   const std::string head = indent + pad(f.name, name_width) + " = ";
   if (!f.ok) {
-    out += fmt::format("{}needs {} (declared at {})\n", head, f.needs, f.declared_at);
+    if (!f.error.empty())
+      out += head + f.error + "\n";
+    else
+      out += fmt::format("{}needs {} (declared at {})\n", head, f.needs, f.declared_at);
     return;
   }
   const std::string note = f.derivation.note.empty() ? "" : "  [" + f.derivation.note + "]";
@@ -28,17 +32,25 @@ void field_lines(const FieldReport& f, std::size_t name_width, const std::string
   const std::string cont = indent + std::string(name_width, ' ') + " = ";
   for (std::size_t i = 0; i < lines.size(); ++i)
     out += (i == 0 ? head : cont) + lines[i] + (i + 1 == lines.size() ? note : "") + "\n";
+  // Each function the formula calls, opened: its body with the arguments bound.
+  for (const auto& c : f.derivation.calls) {
+    const auto inner = derivation_lines(*c.derivation);
+    const std::string where = indent + std::string(name_width, ' ') + "   where " + c.label + " = ";
+    const std::string more = std::string(width(where) - 2, ' ') + "= ";
+    for (std::size_t i = 0; i < inner.size(); ++i) out += (i == 0 ? where : more) + inner[i] + "\n";
+  }
 }
 
 }  // namespace
 
 std::string check_failure_text(const Interpreter& in, const CheckResult& c) {
   std::string out = fmt::format("✗ {}:{}: {}\n", c.stmt->span.file->name, c.line, c.source);
+  const int digits = digits_to_differ(in, c);
   if (c.stmt->approx) {
-    Derivation d = derive_text(in, *c.stmt->value, c.trace, c.actual);
-    out += fmt::format("    {} = {}, expected {}: {}\n", d.formula, d.result, in.show(c.expected), c.detail);
+    Derivation d = derive_text(in, *c.stmt->value, c.trace, c.actual, digits);
+    out += fmt::format("    {} = {}, expected {}: {}\n", d.formula, d.result, in.show(c.expected, digits), c.detail);
   } else {
-    Derivation d = derive_text(in, *c.stmt->value, c.trace, Value::boolean(false));
+    Derivation d = derive_text(in, *c.stmt->value, c.trace, Value::boolean(false), digits);
     out += fmt::format("    {} is false\n", d.substituted);
   }
   // Two levels show what moved the value; `napkin explain` goes all the way.

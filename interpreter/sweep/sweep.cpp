@@ -97,7 +97,7 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& s) {
       const std::size_t first_new = in.records_made();
       Record* r = in.with_values(base, values);
       if (previous) share_independent_fields(*r, *previous, independent);
-      if (retire_previous) retire(*previous);
+      if (retire_previous) in.retire(*previous);
       previous = r;
       for (std::size_t c : columns) row.push_back(cell(in, r, c));
       retire_previous = retirable(*r, first_new) &&

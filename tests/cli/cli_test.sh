@@ -46,7 +46,11 @@ hardware mine extends gpu {
 }
 NAPKIN
 expect_match run.partial_needs 0 'peak_fp8 += needs peak_fp8 \(declared at std/hardware:[0-9]+\)' out -- "$napkin" run "$tmp/partial.napkin"
-expect_match run.partial_ridge 0 'ridge_point += 246.7 FLOP/B' out -- "$napkin" run "$tmp/partial.napkin"
+expect_match run.partial_ridge 0 'ridge_point += 246.7 FLOP/B' out -- "$napkin" run "$tmp/partial.napkin" --all
+# By default `run` shows what the file sets or defines (and what its checks
+# use), not the fields each record inherits from the standard library.
+expect_match run.own_fields 0 'memory_bandwidth += 5.3 TB/s' out -- "$napkin" run "$tmp/partial.napkin"
+expect_no_match run.inherited_hidden 0 'ridge_point' out -- "$napkin" run "$tmp/partial.napkin"
 expect_match explain.missing_is_error 2 'E0302' err -- "$napkin" explain "$tmp/partial.napkin" mine.peak_fp8
 
 expect_match usage.help 0 'Subcommands:' out -- "$napkin" --help

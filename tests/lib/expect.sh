@@ -61,6 +61,22 @@ expect_match() {
   fi
 }
 
+# expect_no_match NAME CODE PATTERN STREAM -- COMMAND...: exits CODE, and
+# nothing in STREAM matches PATTERN.
+expect_no_match() {
+  local name=$1 code=$2 pattern=$3 stream=$4
+  shift 5
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -ne "$code" ] || grep -qE -- "$pattern" "$tmp/$stream"; then
+    echo "FAIL $name: exit $rc (want $code), or $stream matches: $pattern"
+    show_output "$tmp/out" "$tmp/err"
+    failures=$((failures + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+
 expect_status() {
   local name=$1 code=$2
   shift 3

@@ -48,5 +48,7 @@ TEST_CASE("long derivations break at then and else and at plus or minus", "[late
   CHECK(break_lines("(if a then b else c) + d", 80) == std::vector<std::string>{"(if a then b else c) + d"});
   CHECK(break_lines("aaaa + bbbb + cccc", 12) == std::vector<std::string>{"aaaa + bbbb", "+ cccc"});
   CHECK(break_lines("aaaa + bbbb + cccc", 10) == std::vector<std::string>{"aaaa", "+ bbbb", "+ cccc"});
-  CHECK(break_lines("f(a + b, c - d)", 5) == std::vector<std::string>{"f(a + b, c - d)"});
+  // Inside brackets only when the line is still too long: no line may run into the margin.
+  CHECK(break_lines("f(a + b, c - d)", 80) == std::vector<std::string>{"f(a + b, c - d)"});
+  CHECK(break_lines("f(a + b, c - d)", 8) == std::vector<std::string>{"f(a", "+ b, c", "- d)"});
 }
