@@ -94,6 +94,8 @@ void print(const ExplainNode& n, const std::string& first, const std::string& re
            std::string& out) {
   std::vector<std::string> lines = derivation_lines(n.derivation);
   if (n.repeated) lines = {lines.back()};
+  // An expression typed on the command line is its own label: say it once.
+  if (lines.size() > 1 && lines[0] == n.label) lines.erase(lines.begin());
   const std::string head = n.label + " = ";
   const std::string indent(n.label.size() + 1, ' ');
   for (std::size_t i = 0; i < lines.size(); ++i) {

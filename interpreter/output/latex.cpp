@@ -74,7 +74,9 @@ Item derivation_item(const std::string& label, const Derivation& d) {
   // The label takes its share of the line: about 90 characters of math fit
   // between 2 cm margins.
   const std::size_t width = long_label(label) ? 90 : 90 - label.size();
-  for (const auto& line : derivation_lines(d)) {
+  auto lines = derivation_lines(d);
+  if (lines.size() > 1 && lines[0] == label) lines.erase(lines.begin());  // a typed expression: said once
+  for (const auto& line : lines) {
     const auto pieces = break_lines(line, std::min<std::size_t>(width, 64));
     for (std::size_t i = 0; i < pieces.size(); ++i) it.lines.push_back((i ? "\\qquad " : "= ") + latex_math(pieces[i]));
   }

@@ -29,6 +29,11 @@ const char* math_symbol(char32_t c) {
     case U'≈': return "\\approx";
     case U'≤': return "\\le";
     case U'≥': return "\\ge";
+    case U'≲': return "\\lesssim";
+    case U'≳': return "\\gtrsim";
+    case U'∝': return "\\propto";
+    case U'÷': return "\\div";
+    case U'±': return "\\pm";
     case U'≠': return "\\ne";
     case U'→': return "\\to";
     case U'−': return "-";

@@ -47,10 +47,13 @@ std::string shown(const FieldReport& f) {
 
 // `formula` = `substituted` = **result**, or nothing for an input.
 std::string derivation(const std::string& label, const Derivation& d, const std::string& tail = "") {
-  const auto lines = derivation_lines(d);
+  auto lines = derivation_lines(d);
+  // An expression typed on the command line is its own label: say it once.
+  const bool labelled = lines.size() > 1 && lines[0] == label;
+  if (labelled) lines.erase(lines.begin());
   std::string out = code(label);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const bool result = i + 1 == lines.size() && !d.record && (i > 0 || d.input);
+    const bool result = i + 1 == lines.size() && !d.record && (i > 0 || d.input || labelled);
     out += " = " + (result ? "**" + escape(lines[i]) + "**" : code(lines[i]));
   }
   if (!d.note.empty()) out += " *(" + escape(d.note) + ")*";

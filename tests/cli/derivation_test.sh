@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Derivations all the way down: a function call opens into its formula in
+# `explain` (text, Markdown, LaTeX), `--flat` puts the whole derivation on one
+# line, and `run --steps` opens the functions each formula calls. The figures
+# are the lab's and the exercise's, worked by hand:
+#   KV = 8 heads · (128 + 128) · 2 B · 32 layers · 131,072 tokens = 2^34 B = 16 GiB
+#   decode with KV = 1 token / (7.362 ms + 303.9 µs) = 130.4 token/s
+set -u
+napkin=$1
+. "$(dirname "$0")/../lib/expect.sh"
+drills=examples/lab03_drills.napkin
+exercise=examples/exercise1_size_a_model.napkin
+kv='kv_cache_bytes(llama3_8b, 131072 token) -> GiB'
+
+# The tree: the call opens, and every number the lab's answer uses is printed.
+"$napkin" explain "$drills" "$kv" >"$tmp/tree" 2>&1
+expect_in explain.call_opens "$tmp/tree" '^└── kv_cache_bytes\(llama3_8b, 131072 token\) = batch · \(m\.kv_bytes_per_token_per_layer'
+expect_in explain.kv_heads "$tmp/tree" 'llama3_8b\.kv_heads = 8$'
+expect_in explain.head_dim "$tmp/tree" 'llama3_8b\.head_dim = d_model / heads$'
+expect_in explain.head_dim_value "$tmp/tree" '= 4,096 / 32$'
+expect_in explain.layers "$tmp/tree" 'llama3_8b\.layers = 32$'
+expect_in explain.context "$tmp/tree" '= 131,072 token / 1 token$'
+expect_in explain.bytes_per_value "$tmp/tree" 'bf16\.bytes_per_value = bytes_per_param · 1 param$'
+expect_in explain.two_bytes "$tmp/tree" '= 2 B$'
+expect_in explain.builtin "$tmp/tree" 'min\(131,072, 0\) = 0$'
+expect_in explain.result "$tmp/tree" '= 16 GiB$'
+
+# The flat form: one line, as a textbook writes it, ending in the result.
+expect explain.flat 0 "$kv = 8 · (4,096 / 32 + 4,096 / 32) · 2 B/param · 32 · 131,072 token -> GiB = 16 GiB" -- \
+  "$napkin" explain "$drills" "$kv" --flat
+expect_match explain.flat_markdown 0 '= `8 · \(4,096 / 32 \+ 4,096 / 32\) · 2 B/param · 32 · 131,072 token -> GiB` = \*\*16 GiB\*\*$' out -- \
+  "$napkin" explain "$drills" "$kv" --flat --format markdown
+expect_match explain.flat_latex 0 '&= 8 \\cdot \( 4\{,\}096 / 32 \+ 4\{,\}096 / 32 \) \\cdot 2\\,\\mathrm\{B/param\} \\cdot 32' out -- \
+  "$napkin" explain "$drills" "$kv" --flat --format latex
+expect_match explain.flat_field 0 '^drill4\.kv = 8 · .* -> GiB = 16 GiB$' out -- "$napkin" explain "$drills" drill4.kv --flat
+expect_match explain.sources 0 '= 17\.18 GB  \(std/memory:[0-9]+\)$' out -- "$napkin" explain "$drills" "$kv" --sources
+
+# Exercise 1: the decode rate with its KV cache, reproducible from the tree alone.
+"$napkin" explain "$exercise" decode.tokens_per_s_with_kv >"$tmp/decode" 2>&1
+expect_in exercise.rate "$tmp/decode" '= 1 · 1 token / \(7\.362 ms \+ 303\.9 µs\)$'
+expect_in exercise.kv_term "$tmp/decode" '= 1 · 1\.611 GB / \(5\.3 TB/s\)$'
+expect_in exercise.kv_call "$tmp/decode" 'kv_cache_bytes\(model, context\) = batch · '
+expect_in exercise.kv_bytes "$tmp/decode" '= 1 · \(4,096 B/token · 393,216 · 1 token \+ 0 B\)$'
+expect_in exercise.weights "$tmp/decode" '= 39\.02 GB / \(5\.3 TB/s\)$'
+expect_in exercise.result "$tmp/decode" '= 130\.4 token/s$'
+expect_in exercise.json_children "$tmp/decode" 'attended_positions\(m, context\) = m\.full_attention_layers'
+
+# run --steps opens each function a formula calls, with the arguments bound.
+"$napkin" run "$drills" --steps >"$tmp/steps" 2>&1
+expect_in steps.call_args "$tmp/steps" '= training_days\(120 EFLOP, 1, 989\.4 TFLOP/s, 40%\)$'
+expect_in steps.where "$tmp/steps" 'where training_days\(flops, gpus, peak, mfu\) = flops / \(gpus · peak · mfu\)$'
+expect_in steps.where_values "$tmp/steps" '= 120 EFLOP / \(1 · 989\.4 TFLOP/s · 40%\)$'
+expect_in steps.no_double_conversion "$tmp/steps" '^  days = time -> day$'
+if grep -q 'day -> day' "$tmp/steps"; then
+  echo "FAIL steps.no_double_conversion: a conversion is printed twice"; failures=$((failures + 1))
+else passes=$((passes + 1)); fi
+# (A check's own source, echoed as written, may use `69_120_000`.)
+if grep -vE '^[✓✗]' "$tmp/steps" | grep -qE '[0-9]_[0-9]{3}'; then
+  echo "FAIL steps.numbers_one_way: a number is written with underscores"; failures=$((failures + 1))
+else passes=$((passes + 1)); fi
+
+# Division reads one way: `a / b · c` is printed `(a / b) · c`.
+cat >"$tmp/div.napkin" <<'NAPKIN'
+let a = 6
+let b = 2
+let c = 3
+let x = a / b * c
+let y = a / (b * c)
+NAPKIN
+expect_match steps.division_left 0 '^x = \(a / b\) · c$' out -- "$napkin" run "$tmp/div.napkin" --steps
+expect_match steps.division_right 0 '^y = a / \(b · c\)$' out -- "$napkin" run "$tmp/div.napkin" --steps
+
+# A failed check prints enough digits to see the difference.
+cat >"$tmp/close.napkin" <<'NAPKIN'
+let a = 39.0196 GB
+check a == 39.02 GB
+NAPKIN
+expect_match check.digits 1 'check failed: 39\.0196 GB == 39\.02 GB is false' err -- "$napkin" run "$tmp/close.napkin"
+
+finish
