@@ -8,7 +8,9 @@ namespace napkin::cli {
 Result cmd_run(const RunArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
     Module* m = in.load_file(a.file);
-    Report r = build_report(in, m, a.all, /*keep_going=*/true);
+    // Plain text without --steps shows results only: no formula is printed.
+    const bool derivations = a.steps || a.format != "text";
+    Report r = build_report(in, m, a.all, /*keep_going=*/true, derivations);
     if (!a.all) keep_own_fields(r);
     Result res;
     if (a.format == "json") res.out = report_json(in, r);

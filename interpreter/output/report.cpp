@@ -17,6 +17,19 @@ int Report::failed() const {
 
 namespace {
 
+// Set by build_report for the report being built: whether its fields get
+// their formulas printed, or their results only.
+thread_local bool print_formulas = true;
+
+Derivation derivation_of(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& v) {
+  if (print_formulas) return derive_text(in, formula, trace, v);
+  Derivation d;
+  d.result = in.show(v);
+  if (v.note) d.note = *v.note;
+  d.input = is_literal(formula);
+  return d;
+}
+
 FieldReport missing(const MissingInput& e, std::string qualified, std::string name) {
   FieldReport f;
   f.qualified = std::move(qualified);
@@ -77,7 +90,7 @@ Section record_section(Interpreter& in, Record* r, Errors& errors) {
       f.name = slot.name;
       f.ok = true;
       f.value = v;
-      f.derivation = derive_text(in, *slot.decl->value, r->state[i].trace, v);
+      f.derivation = derivation_of(in, *slot.decl->value, r->state[i].trace, v);
       f.own = slot.decl->span.file == r->span.file;
       s.fields.push_back(std::move(f));
     } catch (const MissingInput& e) {
@@ -121,7 +134,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors) {
       f.name = b->name;
       f.ok = true;
       f.value = v;
-      f.derivation = derive_text(in, *st.value, b->state.trace, v);
+      f.derivation = derivation_of(in, *st.value, b->state.trace, v);
       s.fields.push_back(std::move(f));
       out.sections.push_back(std::move(s));
     } catch (const MissingInput& e) {
@@ -182,7 +195,11 @@ std::vector<CheckResult> run_checks(Interpreter& in, Module* m, std::vector<Diag
   return checks_of(in, m, kept);
 }
 
-Report build_report(Interpreter& in, Module* m, bool all, bool keep_going) {
+Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, bool derivations) {
+  print_formulas = derivations;
+  struct Reset {
+    ~Reset() { print_formulas = true; }
+  } reset;
   Report r;
   Errors errors{keep_going ? &r.errors : nullptr, {}};
   if (all) {

@@ -44,7 +44,9 @@ struct Report {
 // the files it imports). A field that needs a missing input is reported as
 // such; any other error is thrown, or with `keep_going` marks the field
 // (`error`) and is kept in `errors`, and evaluation carries on.
-Report build_report(Interpreter& in, Module* m, bool all, bool keep_going = false);
+// Without `derivations`, each field carries its result only (no formula is
+// printed): what `run` needs when nothing shows a derivation.
+Report build_report(Interpreter& in, Module* m, bool all, bool keep_going = false, bool derivations = true);
 
 // What `run` shows unless asked for everything (`--all`): the fields a file
 // sets or defines itself, the fields its checks use, and every field that
