@@ -86,6 +86,7 @@ Item derivation_item(const std::string& label, const Derivation& d) {
 
 Item field_item(const FieldReport& f) {
   if (f.ok) return derivation_item(f.name, f.derivation);
+  if (!f.error.empty()) return {f.name, {"\\quad\\text{" + latex_text(f.error) + "}"}, ""};  // it failed: the error, with its place
   return {f.name, {fmt::format("\\quad\\text{{needs \\texttt{{{}}} (declared at {})}}", latex_text(f.needs), latex_text(f.declared_at))}, ""};
 }
 

@@ -39,6 +39,7 @@ std::string cell(const std::string& s) {
 }
 
 std::string shown(const FieldReport& f) {
+  if (!f.ok && !f.error.empty()) return "**" + escape(f.error) + "**";  // it failed: the error, with its place
   if (!f.ok) return fmt::format("needs {} (declared at {})", code(f.needs), escape(f.declared_at));
   std::string v = escape(f.derivation.result);
   if (!f.derivation.note.empty()) v += " *(" + escape(f.derivation.note) + ")*";
