@@ -172,7 +172,6 @@ Record* Interpreter::derive(Record* base, const std::vector<ast::FieldDecl>& fie
   for (const auto& f : fields) r->add_or_override(f, env, base);
   r->settle_layers();
   fields_held_ += r->slots().size();
-  { static std::size_t mx = 0; if (fields_held_ > mx) { mx = fields_held_; if (getenv("NAPKIN_FIELDS_LOG")) fprintf(stderr, "FIELDS_MAX %zu\n", mx); } }  // TEMP
   return r;
 }
 
