@@ -17,12 +17,11 @@ int Report::failed() const {
 
 namespace {
 
-// Set by build_report for the report being built: whether its fields get
-// their formulas printed, or their results only.
-thread_local bool print_formulas = true;
-
-Derivation derivation_of(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& v) {
-  if (print_formulas) return derive_text(in, formula, trace, v);
+// With `formulas`, a field's whole derivation; without, its result only
+// (nothing will print the formula, so none is made).
+Derivation derivation_of(const Interpreter& in, bool formulas, const ast::Expr& formula, const Trace& trace,
+                         const Value& v) {
+  if (formulas) return derive_text(in, formula, trace, v);
   Derivation d;
   d.result = in.show(v);
   if (v.note) d.note = *v.note;
@@ -75,7 +74,7 @@ struct Errors {
   }
 };
 
-Section record_section(Interpreter& in, Record* r, Errors& errors) {
+Section record_section(Interpreter& in, Record* r, Errors& errors, bool formulas) {
   Section s;
   s.kind = r->kind.empty() ? "record" : r->kind;
   s.name = r->name;
@@ -90,7 +89,7 @@ Section record_section(Interpreter& in, Record* r, Errors& errors) {
       f.name = slot.name;
       f.ok = true;
       f.value = v;
-      f.derivation = derivation_of(in, *slot.decl->value, r->state[i].trace, v);
+      f.derivation = derivation_of(in, formulas, *slot.decl->value, r->state[i].trace, v);
       f.own = slot.decl->span.file == r->span.file;
       s.fields.push_back(std::move(f));
     } catch (const MissingInput& e) {
@@ -102,7 +101,7 @@ Section record_section(Interpreter& in, Record* r, Errors& errors) {
   return s;
 }
 
-void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors) {
+void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, bool formulas) {
   const std::vector<Comment> comments = find_comments(m->file->text);
   for (Binding* b : m->order) {
     const ast::Stmt& st = *b->stmt;
@@ -119,7 +118,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors) {
     try {
       Value v = in.top_value(b, Span{});
       if (v.kind == Value::Kind::Record && v.rec->name == b->name) {
-        out.sections.push_back(record_section(in, v.rec, errors));
+        out.sections.push_back(record_section(in, v.rec, errors, formulas));
         if (st.value) {  // `scenario x = decode with { ... }` says how it was made
           out.sections.back().base.clear();
           out.sections.back().origin = print_expr(*st.value);
@@ -134,7 +133,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors) {
       f.name = b->name;
       f.ok = true;
       f.value = v;
-      f.derivation = derivation_of(in, *st.value, b->state.trace, v);
+      f.derivation = derivation_of(in, formulas, *st.value, b->state.trace, v);
       s.fields.push_back(std::move(f));
       out.sections.push_back(std::move(s));
     } catch (const MissingInput& e) {
@@ -196,19 +195,15 @@ std::vector<CheckResult> run_checks(Interpreter& in, Module* m, std::vector<Diag
 }
 
 Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, bool derivations) {
-  print_formulas = derivations;
-  struct Reset {
-    ~Reset() { print_formulas = true; }
-  } reset;
   Report r;
   Errors errors{keep_going ? &r.errors : nullptr, {}};
   if (all) {
     std::vector<Module*> order;
     std::unordered_set<Module*> seen{m};
     collect_imports(m, order, seen);
-    for (Module* d : order) module_sections(in, d, r, errors);
+    for (Module* d : order) module_sections(in, d, r, errors, derivations);
   }
-  module_sections(in, m, r, errors);
+  module_sections(in, m, r, errors, derivations);
   try {
     r.sweeps = run_sweeps(in, m);
   } catch (const MissingInput& e) {
