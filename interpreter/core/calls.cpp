@@ -2,11 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
@@ -18,8 +14,6 @@
 #include "suggest.hpp"
 
 namespace napkin {
-
-namespace fs = std::filesystem;
 
 namespace {
 constexpr std::size_t kMaxCallDepth = 512;

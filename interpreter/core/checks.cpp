@@ -2,11 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
@@ -19,8 +15,6 @@
 
 namespace napkin {
 
-namespace fs = std::filesystem;
-
 CheckResult Interpreter::run_check(const ast::Stmt& s) {
   CheckResult res;
   res.stmt = &s;
@@ -28,57 +22,55 @@ CheckResult Interpreter::run_check(const ast::Stmt& s) {
   res.line = s.span.file->line_col(s.span.begin).first;
   Module* m = module_of(s.span.file);
   TraceScope scope(*this, &res.trace);
-  {
-    Value a = eval(*s.value, m->env);
-    if (!s.approx) {
-      if (a.kind != Value::Kind::Bool) {
-        Diagnostic d;
-        d.code = codes::check_not_bool;
-        d.message = fmt::format("a check needs a condition (true or false), but this is {} ({})", describe_kind(a),
-                                clip(show(a), 80));
-        d.labels.push_back({s.value->span, "this is " + describe_kind(a), true});
-        d.help = "compare it with something: `check x < 80 GB`, or `check x ≈ 80 GB within 1%`";
-        throw Error(std::move(d));
-      }
-      res.passed = a.b;
+  Value a = eval(*s.value, m->env);
+  if (!s.approx) {
+    if (a.kind != Value::Kind::Bool) {
+      Diagnostic d;
+      d.code = codes::check_not_bool;
+      d.message = fmt::format("a check needs a condition (true or false), but this is {} ({})", describe_kind(a),
+                              clip(show(a), 80));
+      d.labels.push_back({s.value->span, "this is " + describe_kind(a), true});
+      d.help = "compare it with something: `check x < 80 GB`, or `check x ≈ 80 GB within 1%`";
+      throw Error(std::move(d));
+    }
+    res.passed = a.b;
+  } else {
+    Value b = eval(*s.expected, m->env);
+    Value t = eval(*s.tolerance, m->env);
+    const Quantity& qa = expect_quantity(a, s.value.get(), "a number before '≈'");
+    const Quantity& qb = expect_quantity(b, s.expected.get(), "a number after '≈'");
+    const Quantity& qt = expect_quantity(t, s.tolerance.get(), "a tolerance after 'within'");
+    if (qa.dim != qb.dim) {
+      Diagnostic d;
+      d.code = codes::compare_mismatch;
+      d.message = fmt::format("cannot compare {} with {}", dim_name(qa.dim), dim_name(qb.dim));
+      d.labels.push_back({s.value->span, fmt::format("this is {} ({})", dim_name(qa.dim), show(a)), true});
+      d.labels.push_back({s.expected->span, fmt::format("this is {} ({})", dim_name(qb.dim), show(b)), false});
+      throw Error(std::move(d));
+    }
+    res.actual = a;
+    res.expected = b;
+    if (qt.v <= 0 && (qt.dim.dimensionless() || qt.dim == qa.dim)) {
+      Diagnostic d;
+      d.code = codes::bad_tolerance;
+      d.message = fmt::format("a tolerance must be greater than zero, but this is {}", show(t));
+      d.labels.push_back({s.tolerance->span, qt.v == 0 ? "zero allows no difference at all" : "a negative tolerance", true});
+      d.help = qt.v == 0 ? "for an exact comparison write `check a == b`; otherwise give a margin such as `within 1%`"
+                         : "write the margin as a positive number, such as `within 1%`";
+      throw Error(std::move(d));
+    }
+    const double diff = std::fabs(qa.v - qb.v);
+    if (qt.dim.dimensionless()) {
+      const double rel = qb.v == 0 ? (qa.v == 0 ? 0 : INFINITY) : diff / std::fabs(qb.v);
+      res.passed = rel <= qt.v * (1 + 1e-12);
+      res.detail = fmt::format("off by {}% (allowed {}%)", format_number(rel * 100, 3), format_number(qt.v * 100, 3));
+    } else if (qt.dim == qa.dim) {
+      res.passed = diff <= qt.v;
+      res.detail = fmt::format("off by {} (allowed {})", show(Value::quantity(diff, qa.dim)), show(t));
     } else {
-      Value b = eval(*s.expected, m->env);
-      Value t = eval(*s.tolerance, m->env);
-      const Quantity& qa = expect_quantity(a, s.value.get(), "a number before '≈'");
-      const Quantity& qb = expect_quantity(b, s.expected.get(), "a number after '≈'");
-      const Quantity& qt = expect_quantity(t, s.tolerance.get(), "a tolerance after 'within'");
-      if (qa.dim != qb.dim) {
-        Diagnostic d;
-        d.code = codes::compare_mismatch;
-        d.message = fmt::format("cannot compare {} with {}", dim_name(qa.dim), dim_name(qb.dim));
-        d.labels.push_back({s.value->span, fmt::format("this is {} ({})", dim_name(qa.dim), show(a)), true});
-        d.labels.push_back({s.expected->span, fmt::format("this is {} ({})", dim_name(qb.dim), show(b)), false});
-        throw Error(std::move(d));
-      }
-      res.actual = a;
-      res.expected = b;
-      if (qt.v <= 0 && (qt.dim.dimensionless() || qt.dim == qa.dim)) {
-        Diagnostic d;
-        d.code = codes::bad_tolerance;
-        d.message = fmt::format("a tolerance must be greater than zero, but this is {}", show(t));
-        d.labels.push_back({s.tolerance->span, qt.v == 0 ? "zero allows no difference at all" : "a negative tolerance", true});
-        d.help = qt.v == 0 ? "for an exact comparison write `check a == b`; otherwise give a margin such as `within 1%`"
-                           : "write the margin as a positive number, such as `within 1%`";
-        throw Error(std::move(d));
-      }
-      const double diff = std::fabs(qa.v - qb.v);
-      if (qt.dim.dimensionless()) {
-        const double rel = qb.v == 0 ? (qa.v == 0 ? 0 : INFINITY) : diff / std::fabs(qb.v);
-        res.passed = rel <= qt.v * (1 + 1e-12);
-        res.detail = fmt::format("off by {}% (allowed {}%)", format_number(rel * 100, 3), format_number(qt.v * 100, 3));
-      } else if (qt.dim == qa.dim) {
-        res.passed = diff <= qt.v;
-        res.detail = fmt::format("off by {} (allowed {})", show(Value::quantity(diff, qa.dim)), show(t));
-      } else {
-        fail(codes::compare_mismatch, s.tolerance->span,
-             fmt::format("a tolerance must be a plain fraction (1%) or {} like the values, but this is {}",
-                         dim_name(qa.dim), dim_name(qt.dim)));
-      }
+      fail(codes::compare_mismatch, s.tolerance->span,
+           fmt::format("a tolerance must be a plain fraction (1%) or {} like the values, but this is {}",
+                       dim_name(qa.dim), dim_name(qt.dim)));
     }
   }
   return res;

@@ -3,11 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
@@ -19,8 +15,6 @@
 #include "suggest.hpp"
 
 namespace napkin {
-
-namespace fs = std::filesystem;
 
 std::string Interpreter::frame_label(const Frame& f) {
   if (f.binding) return f.binding->name;

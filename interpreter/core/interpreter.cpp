@@ -4,11 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
@@ -19,8 +15,6 @@
 #include "suggest.hpp"
 
 namespace napkin {
-
-namespace fs = std::filesystem;
 
 std::string describe_kind(const Value& v) {
   switch (v.kind) {

@@ -2,12 +2,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
@@ -19,8 +15,6 @@
 #include "suggest.hpp"
 
 namespace napkin {
-
-namespace fs = std::filesystem;
 
 // Two magnitudes in SI units are equal when they differ by at most four
 // units in the last place of the larger (|a − b| ≤ 4·2⁻⁵²·max(|a|, |b|)):

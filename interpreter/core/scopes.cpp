@@ -3,11 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 #include <unordered_set>
 
@@ -21,8 +17,6 @@
 #include "suggest.hpp"
 
 namespace napkin {
-
-namespace fs = std::filesystem;
 
 // Every field evaluation and function call needs a scope; reusing them keeps
 // a sweep's memory flat instead of growing by a scope per field per point.
