@@ -76,25 +76,16 @@ __global__ void dot_kernel(const double* a, const double* b, double* block_sums,
   if (threadIdx.x == 0) block_sums[blockIdx.x] = tb[0];
 }
 
-__global__ void fill_bf16(__nv_bfloat16* p, std::size_t n, unsigned seed) {
+// Values in [-1, 1) from a hash of the index, converted to the element type.
+template <typename T>
+__global__ void fill_random(T* p, std::size_t n, unsigned seed) {
   for (std::size_t i = static_cast<std::size_t>(blockDim.x) * blockIdx.x + threadIdx.x; i < n;
        i += static_cast<std::size_t>(blockDim.x) * gridDim.x) {
     unsigned x = static_cast<unsigned>(i) * 2654435761u ^ seed;
     x ^= x >> 13;
     x *= 0x5bd1e995u;
     x ^= x >> 15;
-    p[i] = __float2bfloat16(static_cast<float>(x & 0xffff) / 32768.0f - 1.0f);
-  }
-}
-
-__global__ void fill_fp8(__nv_fp8_e4m3* p, std::size_t n, unsigned seed) {
-  for (std::size_t i = static_cast<std::size_t>(blockDim.x) * blockIdx.x + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(blockDim.x) * gridDim.x) {
-    unsigned x = static_cast<unsigned>(i) * 2654435761u ^ seed;
-    x ^= x >> 13;
-    x *= 0x5bd1e995u;
-    x ^= x >> 15;
-    p[i] = __nv_fp8_e4m3(static_cast<float>(x & 0xffff) / 32768.0f - 1.0f);
+    p[i] = T(static_cast<float>(x & 0xffff) / 32768.0f - 1.0f);
   }
 }
 
@@ -173,8 +164,8 @@ void matvec_figure(cublasHandle_t h) {
   CUDA(cudaMalloc(&w, elems * 2));
   CUDA(cudaMalloc(&x, cols * 2));
   CUDA(cudaMalloc(&y, rows * 2));
-  fill_bf16<<<4096, 256>>>(w, elems, 1);
-  fill_bf16<<<64, 256>>>(x, cols, 2);
+  fill_random<__nv_bfloat16><<<4096, 256>>>(w, elems, 1);
+  fill_random<__nv_bfloat16><<<64, 256>>>(x, cols, 2);
   CUDA(cudaDeviceSynchronize());
   const float alpha = 1, beta = 0;
   print("matvec", time_rate(
@@ -202,8 +193,8 @@ void bf16_figure(cublasHandle_t h) {
     CUDA(cudaMalloc(&a, elems * 2));
     CUDA(cudaMalloc(&b, elems * 2));
     CUDA(cudaMalloc(&d, elems * 2));
-    fill_bf16<<<4096, 256>>>(a, elems, 3);
-    fill_bf16<<<4096, 256>>>(b, elems, 4);
+    fill_random<__nv_bfloat16><<<4096, 256>>>(a, elems, 3);
+    fill_random<__nv_bfloat16><<<4096, 256>>>(b, elems, 4);
     CUDA(cudaDeviceSynchronize());
     const float alpha = 1, beta = 0;
     auto gemm = [&] {
@@ -247,8 +238,8 @@ void fp8_figure() {
     CUDA(cudaMalloc(&b, elems));
     CUDA(cudaMalloc(&d, elems * 2));
     CUDA(cudaMalloc(&ws, ws_bytes));
-    fill_fp8<<<4096, 256>>>(a, elems, 5);
-    fill_fp8<<<4096, 256>>>(b, elems, 6);
+    fill_random<__nv_fp8_e4m3><<<4096, 256>>>(a, elems, 5);
+    fill_random<__nv_fp8_e4m3><<<4096, 256>>>(b, elems, 6);
     CUDA(cudaDeviceSynchronize());
     cublasLtMatmulDesc_t op;
     cublasLtMatrixLayout_t la, lb, ld;
