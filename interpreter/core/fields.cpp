@@ -58,7 +58,7 @@ Value Interpreter::top_value(Binding* b, Span use) {
     return st.value;
   }
   st.status = FieldState::Status::InProgress;
-  stack_.push_back({nullptr, 0, b, use.valid() ? use : s.name_span});
+  FrameScope frame(*this, {nullptr, 0, b, use.valid() ? use : s.name_span});
   TraceScope scope(*this, opts_.trace && tracing_ ? &st.trace : nullptr);
   try {
     Value v;
@@ -77,12 +77,8 @@ Value Interpreter::top_value(Binding* b, Span use) {
     st.value = v;
     st.status = FieldState::Status::Done;
   } catch (...) {
-    st.status = FieldState::Status::Failed;
-    st.error = std::current_exception();
-    stack_.pop_back();
-    throw;
+    remember_failure(st);
   }
-  stack_.pop_back();
   return st.value;
 }
 
@@ -147,7 +143,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
     throw MissingInput(std::move(d), slot.name, declared->name_span);
   }
   st.status = FieldState::Status::InProgress;
-  stack_.push_back({r, i, nullptr, use.valid() ? use : slot.decl->name_span});
+  FrameScope frame(*this, {r, i, nullptr, use.valid() ? use : slot.decl->name_span});
   TraceScope scope(*this, opts_.trace && tracing_ ? &st.trace : nullptr);
   try {
     Env* env = new_env(slot.env, r, nullptr);
@@ -164,17 +160,10 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   } catch (Error& e) {
     auto& notes = e.diagnostic().notes;
     if (notes.size() < 3) notes.push_back(fmt::format("while computing {} ({})", field_label(), slot.decl->name_span.where_line()));
-    st.status = FieldState::Status::Failed;
-    st.error = std::current_exception();
-    stack_.pop_back();
-    throw;
+    remember_failure(st);
   } catch (...) {
-    st.status = FieldState::Status::Failed;
-    st.error = std::current_exception();
-    stack_.pop_back();
-    throw;
+    remember_failure(st);
   }
-  stack_.pop_back();
   return st.value;
 }
 

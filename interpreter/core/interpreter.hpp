@@ -219,6 +219,21 @@ class Interpreter {
   std::size_t slot_of(const ast::Expr& e, const Record* r);  // the field named e.text, or kNoSlot
   Binding* binding_of(const ast::Expr& e, Module* m);
   std::vector<Frame> stack_;
+  // A field or binding on the stack for as long as it is being computed.
+  struct FrameScope {
+    Interpreter& in;
+    FrameScope(Interpreter& i, Frame f) : in(i) { i.stack_.push_back(f); }
+    ~FrameScope() { in.stack_.pop_back(); }
+    FrameScope(const FrameScope&) = delete;
+    FrameScope& operator=(const FrameScope&) = delete;
+  };
+  // Called in a catch block: the field remembers the error it ended in, so
+  // asking for it again rethrows it; then the error goes on.
+  [[noreturn]] static void remember_failure(FieldState& st) {
+    st.status = FieldState::Status::Failed;
+    st.error = std::current_exception();
+    throw;
+  }
   // Where evaluation records what it sees (null: nowhere). TraceScope
   // points it elsewhere for one evaluation and puts it back on every exit.
   Trace* trace_ = nullptr;
