@@ -6,33 +6,13 @@
 #include <regex>
 #include <sstream>
 
-#include "interpreter/review/diff.hpp"
+#include "diff_support.hpp"
 
 using namespace napkin;
+using napkin::test::Pair;
+using napkin::test::exercise;
 
 namespace {
-
-// Two versions of a file, each in its own interpreter.
-struct Pair {
-  Interpreter old_in, new_in;
-  Version before, after;
-
-  Pair(const std::string& old_text, const std::string& new_text) {
-    before = {&old_in, old_in.load_source("old.napkin", old_text, ""), {}};
-    after = {&new_in, new_in.load_source("new.napkin", new_text, ""), {}};
-    before.report = build_report(old_in, before.module, false);
-    after.report = build_report(new_in, after.module, false);
-  }
-
-  Diff diff(double threshold = 0) { return diff_versions(before, after, threshold); }
-};
-
-std::string exercise() {
-  std::ifstream in(std::filesystem::path(NAPKIN_SOURCE_DIR) / "examples/exercise1_size_a_model.napkin");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {
   const auto at = s.find(from);

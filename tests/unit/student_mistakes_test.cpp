@@ -9,20 +9,16 @@
 #include <sstream>
 
 #include "interpreter/output/report.hpp"
-#include "interpreter/review/diff.hpp"
+#include "diff_support.hpp"
 #include "support.hpp"
+
+using napkin::test::Pair;
+using napkin::test::exercise;
 
 using napkin::test::Session;
 using namespace napkin;
 
 namespace {
-
-std::string exercise() {
-  std::ifstream in(std::filesystem::path(NAPKIN_SOURCE_DIR) / "examples/exercise1_size_a_model.napkin");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Every check of the last file loaded, passed or not; an error is rethrown.
 std::vector<bool> outcomes(Session& s) {
@@ -219,18 +215,6 @@ TEST_CASE("cost per million tokens carries its per-token unit", "[issue12][cost]
 
 // 8. ------------------------------------------------------------------------
 
-namespace {
-struct Pair {
-  Interpreter old_in, new_in;
-  Version before, after;
-  Pair(const std::string& old_text, const std::string& new_text) {
-    before = {&old_in, old_in.load_source("old.napkin", old_text, ""), {}};
-    after = {&new_in, new_in.load_source("new.napkin", new_text, ""), {}};
-    before.report = build_report(old_in, before.module, false);
-    after.report = build_report(new_in, after.module, false);
-  }
-};
-}  // namespace
 
 TEST_CASE("diff folds rows that move identically and puts the file's own fields first", "[issue12][diff]") {
   const std::string old_text = exercise();
