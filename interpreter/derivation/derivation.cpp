@@ -18,6 +18,22 @@ bool is_literal(const ast::Expr& e) {
   return true;
 }
 
+std::vector<CallStep> call_steps(const Interpreter& in, const Trace& trace, int digits) {
+  std::vector<CallStep> out;
+  for (const auto& e : trace.entries) {
+    if (!e.call || !e.call->decl) continue;
+    CallStep step;  // the function as declared: `fits(bytes, capacity)`
+    step.label = e.call->name + "(";
+    for (std::size_t i = 0; i < e.call->decl->params.size(); ++i)
+      step.label += (i ? ", " : "") + e.call->decl->params[i].name;
+    step.label += ")";
+    step.derivation =
+        std::make_shared<const Derivation>(derive_text(in, *e.call->decl->value, e.call->trace, e.value, digits));
+    out.push_back(std::move(step));
+  }
+  return out;
+}
+
 const TraceEntry* entry_of(const Trace& trace, const ast::Expr& node) {
   for (auto it = trace.entries.rbegin(); it != trace.entries.rend(); ++it)
     if (it->node == &node) return &*it;
@@ -40,19 +56,6 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
   const ast::Expr* root_call = &formula;
   while (root_call->kind == ast::ExprKind::Convert) root_call = root_call->items[0].get();
   if (root_call->kind != ast::ExprKind::Call) root_call = nullptr;
-  // Each user function the formula calls, opened one level: `--steps` shows them.
-  for (const auto& e : trace.entries) {
-    if (!e.call || !e.call->decl) continue;
-    CallStep step;  // the function as declared: `fits(bytes, capacity)`
-    step.label = e.call->name + "(";
-    for (std::size_t i = 0; i < e.call->decl->params.size(); ++i)
-      step.label += (i ? ", " : "") + e.call->decl->params[i].name;
-    step.label += ")";
-    Derivation inner = derive_text(in, *e.call->decl->value, e.call->trace, e.value, digits);
-    inner.calls.clear();  // one level: `explain` goes further
-    step.derivation = std::make_shared<const Derivation>(std::move(inner));
-    d.calls.push_back(std::move(step));
-  }
   std::function<std::optional<std::string>(const ast::Expr&, bool)> substitute;
   substitute = [&](const ast::Expr& node, bool in_arguments) -> std::optional<std::string> {
     if (node.kind != ast::ExprKind::Name && node.kind != ast::ExprKind::Member && node.kind != ast::ExprKind::If &&

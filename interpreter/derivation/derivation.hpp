@@ -23,7 +23,7 @@ struct Derivation {
   bool input = false;       // a literal: nothing to derive
   bool record = false;      // a record made with `with`: the formula is the whole story
   std::string origin;       // where the formula is written: "std/models:41", "drills.napkin:12"
-  std::vector<CallStep> calls;  // the user functions it calls, each opened one level
+  std::vector<CallStep> calls;  // the user functions it calls, each opened one level (call_steps)
 };
 
 // `digits`: significant digits of the values shown (0: the interpreter's).
@@ -35,6 +35,11 @@ Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Tr
 // literals, inputs and measurements, whose values are shown.
 //   2 · 32 · 8 · 128 · 131,072 token · 2 B/value
 std::string flat_formula(const Interpreter& in, const ast::Expr& formula, const Trace& trace);
+
+// Each user function a trace called, opened one level: the function as
+// declared and its body's derivation with the arguments bound. What
+// `run --steps` prints under a formula; `explain` opens calls all the way.
+std::vector<CallStep> call_steps(const Interpreter& in, const Trace& trace, int digits = 0);
 
 // The trace entry recorded for `node`, the last one if it was seen twice.
 const TraceEntry* entry_of(const Trace& trace, const ast::Expr& node);

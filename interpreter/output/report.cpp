@@ -21,7 +21,11 @@ namespace {
 // (nothing will print the formula, so none is made).
 Derivation derivation_of(const Interpreter& in, bool formulas, const ast::Expr& formula, const Trace& trace,
                          const Value& v) {
-  if (formulas) return derive_text(in, formula, trace, v);
+  if (formulas) {
+    Derivation d = derive_text(in, formula, trace, v);
+    d.calls = call_steps(in, trace);
+    return d;
+  }
   Derivation d;
   d.result = in.show(v);
   if (v.note) d.note = *v.note;
