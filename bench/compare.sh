@@ -66,6 +66,28 @@ if [ -x /usr/bin/time ]; then
   rss=$(/usr/bin/time -f %M "$napkin" run examples/exercise1_size_a_model.napkin 2>&1 >/dev/null | tail -n 1)
 fi
 
+# The targets measured as ratios and bounds in this run: `run` against the
+# process floor (`--version`), and a 1,000,000-point decode sweep written to
+# a CSV file (1,000 batch sizes x 1,000 context lengths), its wall time and
+# its peak memory.
+hyperfine -N --warmup 5 --runs "$runs" --style none --export-json "$tmp/floor.json" \
+  --command-name run "$napkin run examples/exercise1_size_a_model.napkin" \
+  --command-name version "$napkin --version" >/dev/null 2>&1
+awk -v ex="$PWD/examples/exercise1_size_a_model.napkin" 'BEGIN {
+  printf "import \"%s\"\nsweep decode\n  over batch in [", ex
+  for (i = 1; i <= 1000; i++) printf "%s%d", (i > 1 ? ", " : ""), i
+  printf "],\n       context in ["
+  for (i = 1; i <= 1000; i++) printf "%s%d token", (i > 1 ? ", " : ""), 64 * i
+  print "]\n  show tokens_per_s, tokens_per_s_with_kv" }' >"$tmp/million.napkin"
+hyperfine --warmup 1 --runs 5 --style none --export-json "$tmp/million.json" \
+  --command-name million "$napkin sweep $tmp/million.napkin --format csv > $tmp/million.csv" >/dev/null 2>&1
+million_rows=$(tail -n +2 "$tmp/million.csv" | wc -l)
+[ "$million_rows" -eq 1000000 ] || { echo "the million-point sweep printed $million_rows rows" >&2; exit 1; }
+million_rss=""
+if [ -x /usr/bin/time ]; then
+  million_rss=$(/usr/bin/time -f %M "$napkin" sweep "$tmp/million.napkin" --format csv 2>&1 >/dev/null | tail -n 1)
+fi
+
 "$python" - "$tmp" "$n" <<'EOF'
 import json, sys
 tmp, n = sys.argv[1], int(sys.argv[2])
@@ -77,7 +99,18 @@ for i in range(1, n + 1):
     fmt = lambda r: f"{r['mean'] * 1e3:7.2f} ± {r['stddev'] * 1e3:5.2f} ms"
     print(f"{title:72} {fmt(a):>16} {fmt(b):>16} {b['mean'] / a['mean']:6.1f}x")
 print("ratio: the other program's mean time over napkin's (higher: napkin is faster)")
+print()
+floor = {r["command"]: r for r in json.load(open(f"{tmp}/floor.json"))["results"]}
+run, version = floor["run"]["median"], floor["version"]["median"]
+print(f"napkin run exercise1 {run * 1e3:.2f} ms, napkin --version {version * 1e3:.2f} ms (medians): "
+      f"{run / version:.2f}x the process floor (target: 1.5x)")
+million = json.load(open(f"{tmp}/million.json"))["results"][0]
+print(f"1,000,000-point decode sweep to CSV: {million['median'] * 1e3:.0f} ms median "
+      f"(min {million['min'] * 1e3:.0f}, max {million['max'] * 1e3:.0f}; target: 1 s)")
 EOF
 if [ -n "$rss" ]; then
   echo "peak memory of napkin run examples/exercise1_size_a_model.napkin: $rss KiB"
+fi
+if [ -n "$million_rss" ]; then
+  echo "peak memory of the million-point sweep: $million_rss KiB (target: 200 MB)"
 fi

@@ -156,6 +156,11 @@ class Interpreter {
   // How many records have been made so far: a record whose serial is at
   // least this was made after the call.
   std::size_t records_made() const { return records_.size(); }
+  // The scale and dimension of a unit as written (`TB/s`), and whether `v`
+  // may be field `i` of `r` by its declared type (the error if not): what a
+  // compiled sweep settles once instead of at every point.
+  UnitDef unit_of(const ast::UnitExpr& u) { return resolve_unit(u); }
+  void check_field_value(Record* r, std::size_t i, const Value& v) { check_type(r->slots()[i], v, r); }
   // Turns derivation recording off (sweeps print no derivations).
   void set_tracing(bool on) { tracing_ = on; }
 

@@ -59,12 +59,14 @@ nlohmann::ordered_json sweeps_json(const Interpreter& in, const std::vector<Swee
     j["inputs"] = s.inputs;
     j["columns"] = s.columns;
     json rows = json::array();
-    for (const auto& row : s.rows) {
+    std::vector<SweepColumn::Reader> read;
+    for (const auto& col : s.table) read.emplace_back(col);
+    for (std::size_t row = 0; row < s.row_count(); ++row) {
       json r = json::object();
-      for (std::size_t i = 0; i < row.size(); ++i) {
+      for (std::size_t i = 0; i < s.width(); ++i) {
         const std::string& name = i < s.inputs.size() ? s.inputs[i] : s.columns[i - s.inputs.size()];
         json c = json::object();
-        const SweepCell& cell = row[i];
+        const SweepCell& cell = read[i](row);
         if (!cell.ok) {
           c["needs"] = cell.needs;
         } else if (cell.value.kind == Value::Kind::Quantity) {

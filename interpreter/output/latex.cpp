@@ -116,8 +116,8 @@ std::string sweep_latex(const Interpreter& in, const SweepResult& s) {
   out += "\\begin{tabular}{" + std::string(head.size(), 'r') + "}\n\\hline\n";
   for (std::size_t i = 0; i < head.size(); ++i) out += (i ? " & " : "") + latex_text(head[i]);
   out += " \\\\\n\\hline\n";
-  for (const auto& row : s.rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? " & " : "") + cell(in, row[i]);
+  for (std::size_t row = 0; row < s.row_count(); ++row) {
+    for (std::size_t i = 0; i < s.width(); ++i) out += (i ? " & " : "") + cell(in, s.cell(row, i));
     out += " \\\\\n";
   }
   return out + "\\hline\n\\end{tabular}}\n";

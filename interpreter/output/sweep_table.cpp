@@ -1,6 +1,8 @@
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "interpreter/sweep/sweep.hpp"
 
@@ -23,39 +25,52 @@ std::vector<std::string> header(const SweepResult& s) {
   return h;
 }
 
+std::vector<SweepColumn::Reader> readers(const SweepResult& s) {
+  std::vector<SweepColumn::Reader> r;
+  r.reserve(s.width());
+  for (const auto& col : s.table) r.emplace_back(col);
+  return r;
+}
+
 }  // namespace
 
+// Two passes over the cells, one for the column widths and one to write
+// them, so that a large sweep's table never holds every cell's text.
 std::string sweep_text(const Interpreter& in, const SweepResult& s) {
   const auto h = header(s);
-  std::vector<std::vector<std::string>> cells;
+  const std::size_t rows = s.row_count();
   std::vector<std::size_t> w(h.size());
   for (std::size_t i = 0; i < h.size(); ++i) w[i] = width(h[i]);
   std::vector<bool> numeric(h.size(), true);
-  for (const auto& row : s.rows) {
-    std::vector<std::string> line;
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      line.push_back(shown(in, row[i]));
-      w[i] = std::max(w[i], width(line.back()));
-      if (row[i].ok && row[i].value.kind != Value::Kind::Quantity) numeric[i] = false;
+  auto read = readers(s);
+  for (std::size_t i = 0; i < h.size(); ++i)
+    for (std::size_t r = 0; r < rows; ++r) {
+      const SweepCell& c = read[i](r);
+      w[i] = std::max(w[i], width(shown(in, c)));
+      if (c.ok && c.value.kind != Value::Kind::Quantity) numeric[i] = false;
     }
-    cells.push_back(std::move(line));
-  }
-  auto pad = [&](const std::string& t, std::size_t i, bool right) {
-    const std::string fill(w[i] - width(t), ' ');
-    return right ? fill + t : t + fill;
-  };
-  std::string out = fmt::format("sweep {}\n", s.title());
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "sweep {}\n", s.title());
   std::string line;
-  for (std::size_t i = 0; i < h.size(); ++i) line += (i ? "  " : "  ") + pad(h[i], i, numeric[i]);
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  out += line + "\n";
-  for (const auto& row : cells) {
-    line.clear();
-    for (std::size_t i = 0; i < row.size(); ++i) line += "  " + pad(row[i], i, numeric[i]);
+  auto pad = [&](const std::string& t, std::size_t i) {
+    const std::string fill(w[i] - width(t), ' ');
+    line += "  ";
+    line += numeric[i] ? fill + t : t + fill;
+  };
+  auto end_line = [&] {
     while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
+    line += '\n';
+    out.append(line.data(), line.data() + line.size());
+    line.clear();
+  };
+  for (std::size_t i = 0; i < h.size(); ++i) pad(h[i], i);
+  end_line();
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t i = 0; i < h.size(); ++i) pad(shown(in, read[i](r)), i);
+    end_line();
   }
-  return out;
+  return fmt::to_string(out);
 }
 
 std::string sweep_markdown(const Interpreter& in, const SweepResult& s) {
@@ -63,11 +78,12 @@ std::string sweep_markdown(const Interpreter& in, const SweepResult& s) {
   std::string out = fmt::format("**sweep {}**\n\n|", s.title());
   for (const auto& c : h) out += " " + c + " |";
   out += "\n|";
-  for (std::size_t i = 0; i < h.size(); ++i) out += i < s.inputs.size() ? " ---: |" : " ---: |";
+  for (std::size_t i = 0; i < h.size(); ++i) out += " ---: |";
   out += "\n";
-  for (const auto& row : s.rows) {
+  auto read = readers(s);
+  for (std::size_t r = 0; r < s.row_count(); ++r) {
     out += "|";
-    for (const auto& c : row) out += " " + shown(in, c) + " |";
+    for (std::size_t i = 0; i < h.size(); ++i) out += " " + shown(in, read[i](r)) + " |";
     out += "\n";
   }
   return out;
@@ -76,24 +92,33 @@ std::string sweep_markdown(const Interpreter& in, const SweepResult& s) {
 std::string sweep_csv(const Interpreter& in, const SweepResult& s) {
   // Machine-readable: magnitudes in SI base units, the unit in the header.
   const auto h = header(s);
-  std::string out;
+  fmt::memory_buffer out;
+  out.reserve(s.row_count() * h.size() * 20);  // a number is at most 24 characters, most are under 20
+  auto it = std::back_inserter(out);
+  auto read = readers(s);
   for (std::size_t i = 0; i < h.size(); ++i) {
     std::string name = h[i];
-    if (!s.rows.empty() && s.rows[0][i].ok && s.rows[0][i].value.kind == Value::Kind::Quantity) {
-      const std::string u = in.units().format(s.rows[0][i].value.q.dim);
-      if (!u.empty()) name += " (" + u + ")";
+    if (s.row_count() > 0) {
+      const SweepCell& c = read[i](0);
+      if (c.ok && c.value.kind == Value::Kind::Quantity) {
+        const std::string u = in.units().format(c.value.q.dim);
+        if (!u.empty()) name += " (" + u + ")";
+      }
     }
-    out += (i ? "," : "") + name;
+    fmt::format_to(it, "{}{}", i ? "," : "", name);
   }
-  out += "\n";
-  for (const auto& row : s.rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      const SweepCell& c = row[i];
-      std::string t;
+  out.push_back('\n');
+  std::string t;
+  for (std::size_t r = 0; r < s.row_count(); ++r) {
+    for (std::size_t i = 0; i < h.size(); ++i) {
+      if (i) out.push_back(',');
+      const SweepCell& c = read[i](r);
+      if (c.ok && c.value.kind == Value::Kind::Quantity) {
+        fmt::format_to(it, FMT_COMPILE("{}"), c.value.q.v);
+        continue;
+      }
       if (!c.ok)
-        t = "";
-      else if (c.value.kind == Value::Kind::Quantity)
-        t = fmt::format("{}", c.value.q.v);
+        t.clear();
       else if (c.value.kind == Value::Kind::String)
         t = *c.value.s;
       else
@@ -103,11 +128,11 @@ std::string sweep_csv(const Interpreter& in, const SweepResult& s) {
         for (char ch : t) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
         t = q + "\"";
       }
-      out += (i ? "," : "") + t;
+      out.append(t.data(), t.data() + t.size());
     }
-    out += "\n";
+    out.push_back('\n');
   }
-  return out;
+  return fmt::to_string(out);
 }
 
 }  // namespace napkin

@@ -49,8 +49,8 @@ std::vector<Point> operations(const Interpreter& in, const Report& r) {
   }
   for (const auto& sw : r.sweeps)
     for (std::size_t c = 0; c < sw.columns.size(); ++c)
-      for (const auto& row : sw.rows) {
-        const SweepCell& cell = row[sw.inputs.size() + c];
+      for (std::size_t row = 0; row < sw.row_count(); ++row) {
+        const SweepCell cell = sw.cell(row, sw.inputs.size() + c);
         if (!cell.ok || !is_intensity(cell.value)) continue;
         const std::string field = sw.target + "." + sw.columns[c];
         // The row that repeats the record's own value adds nothing.
@@ -58,7 +58,7 @@ std::vector<Point> operations(const Interpreter& in, const Report& r) {
           continue;
         std::string at;
         for (std::size_t i = 0; i < sw.inputs.size(); ++i) {
-          const SweepCell& x = row[i];
+          const SweepCell x = sw.cell(row, i);
           at += fmt::format("{}{} = {}", i ? ", " : "", sw.inputs[i], x.value.kind == Value::Kind::String ? *x.value.s : in.show(x.value));
         }
         out.push_back({fmt::format("{} ({})", field, at), cell.value.q.v});

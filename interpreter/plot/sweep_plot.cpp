@@ -51,9 +51,11 @@ struct Panel {
   std::vector<Series> series;
 };
 
-bool numeric(const SweepResult& s, std::size_t col) {
+using Rows = std::vector<std::vector<SweepCell>>;
+
+bool numeric(const Rows& rows, std::size_t col) {
   bool any = false;
-  for (const auto& row : s.rows) {
+  for (const auto& row : rows) {
     if (!row[col].ok) continue;
     if (row[col].value.kind != Value::Kind::Quantity) return false;
     any = true;
@@ -84,25 +86,36 @@ svg::Axis make_axis(const std::vector<double>& values, double from, double to, b
 
 std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
   const std::size_t nin = s.inputs.size();
-  if (s.rows.empty() || !numeric(s, 0))
+  const auto first_numeric = [&] {
+    bool any = false;
+    for (std::size_t r = 0; r < s.row_count(); ++r) {
+      const SweepCell c = s.cell(r, 0);
+      if (!c.ok) continue;
+      if (c.value.kind != Value::Kind::Quantity) return false;
+      any = true;
+    }
+    return any;
+  };
+  if (s.row_count() == 0 || !first_numeric())
     throw PlotError(fmt::format("sweep {}: its first input, {}, is not a number to plot along", s.title(), s.inputs[0]));
   // Every point is a circle in the SVG: past this the picture is megabytes
   // of ink no one can read.
-  if (s.rows.size() > kMaxPlotPoints)
+  if (s.row_count() > kMaxPlotPoints)
     throw PlotError(fmt::format("error[E0702]: sweep {} has {} points, and a plot draws at most {}; plot a coarser "
                                 "sweep (fewer values per input)",
-                                s.title(), s.rows.size(), kMaxPlotPoints));
+                                s.title(), s.row_count(), kMaxPlotPoints));
+  const Rows rows = s.rows();
 
   // Lines: one per shown column and per value of the other inputs.
   std::vector<Panel> panels;
   std::vector<std::size_t> strips;
-  for (std::size_t c = nin; c < s.rows[0].size(); ++c) {
-    if (!numeric(s, c)) {
+  for (std::size_t c = nin; c < rows[0].size(); ++c) {
+    if (!numeric(rows, c)) {
       strips.push_back(c);
       continue;
     }
     Dim d;
-    for (const auto& row : s.rows)
+    for (const auto& row : rows)
       if (row[c].ok) d = row[c].value.q.dim;
     auto it = std::find_if(panels.begin(), panels.end(), [&](const Panel& p) { return p.dim == d; });
     if (it == panels.end()) {
@@ -124,8 +137,8 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
   std::vector<std::size_t> row_key;  // index into keys, per row
   {
     std::unordered_map<std::string, std::size_t> seen;
-    row_key.reserve(s.rows.size());
-    for (const auto& row : s.rows) {
+    row_key.reserve(rows.size());
+    for (const auto& row : rows) {
       std::string k = key_of(row);
       auto [it, added] = seen.emplace(k, keys.size());
       if (added) keys.push_back(std::move(k));
@@ -136,8 +149,8 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
     for (std::size_t c : p.columns) {
       std::vector<Series> by_key;
       for (const auto& k : keys) by_key.push_back(Series{s.columns[c - nin] + (k.empty() ? "" : " (" + k + ")"), {}});
-      for (std::size_t r = 0; r < s.rows.size(); ++r) {
-        const auto& row = s.rows[r];
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        const auto& row = rows[r];
         if (row[c].ok && row[0].ok) by_key[row_key[r]].pts.emplace_back(row[0].value.q.v, row[c].value.q.v);
       }
       for (auto& ser : by_key) p.series.push_back(std::move(ser));
@@ -164,10 +177,10 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
   }
 
   std::vector<double> xs;
-  for (const auto& row : s.rows)
+  for (const auto& row : rows)
     if (row[0].ok) xs.push_back(row[0].value.q.v);
-  Value xmax = s.rows[0][0].value;
-  for (const auto& row : s.rows)
+  Value xmax = rows[0][0].value;
+  for (const auto& row : rows)
     if (std::fabs(row[0].value.q.v) > std::fabs(xmax.q.v)) xmax = row[0].value;
   const Scale xs_scale = scale_for(in, xmax);
   std::vector<double> xd;
@@ -195,7 +208,7 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
     for (const auto& ser : p.series)
       for (const auto& pt : ser.pts)
         if (std::fabs(pt.second) >= std::fabs(ymax.q.v)) ymax.q.v = pt.second;
-    for (const auto& row : s.rows)  // keep a display unit the file asked for (`-> ms`)
+    for (const auto& row : rows)  // keep a display unit the file asked for (`-> ms`)
       for (std::size_t c : p.columns)
         if (row[c].ok && row[c].value.display && row[c].value.q.v == ymax.q.v) ymax = row[c].value;
     const Scale ys = scale_for(in, ymax);
@@ -247,9 +260,9 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
     for (std::size_t ki = 0; ki < keys.size(); ++ki) {
       const std::string& k = keys[ki];
       std::vector<std::pair<double, std::string>> cells;  // x in pixels, text
-      for (std::size_t r = 0; r < s.rows.size(); ++r)
-        if (s.rows[r][0].ok && row_key[r] == ki)
-          cells.emplace_back(x.at(s.rows[r][0].value.q.v / xs_scale.factor), text_of(in, s.rows[r][c]));
+      for (std::size_t r = 0; r < rows.size(); ++r)
+        if (rows[r][0].ok && row_key[r] == ki)
+          cells.emplace_back(x.at(rows[r][0].value.q.v / xs_scale.factor), text_of(in, rows[r][c]));
       std::sort(cells.begin(), cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       std::map<std::string, std::size_t> shade;
       cv.text(left, st - 5, s.columns[c - nin] + (k.empty() ? "" : " (" + k + ")"), "font-size=\"12\" fill=\"#333\"");

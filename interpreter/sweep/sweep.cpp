@@ -1,11 +1,13 @@
 #include "sweep.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "grammar/printer.hpp"
 #include "interpreter/core/suggest.hpp"
+#include "sweep_compile.hpp"
 #include "sweep_sharing.hpp"
 
 namespace napkin {
@@ -36,7 +38,230 @@ SweepCell cell(Interpreter& in, Record* r, std::size_t i) {
   return c;
 }
 
+bool same_display(const std::shared_ptr<const DisplayUnit>& a, const std::shared_ptr<const DisplayUnit>& b) {
+  return a == b || (a && b && a->text == b->text && a->scale == b->scale);
+}
+
+bool same_note(const std::shared_ptr<const std::string>& a, const std::shared_ptr<const std::string>& b) {
+  return a == b || (a && b && *a == *b);
+}
+
+// What every value of a swept input shares (kind, dimension, display unit,
+// note), or nothing when they differ: the compiled program keeps only their
+// numbers.
+std::optional<Value> common_kind(const std::vector<Value>& values) {
+  const Value& first = values.front();
+  if (first.kind != Value::Kind::Quantity && first.kind != Value::Kind::Bool) return std::nullopt;
+  for (const Value& v : values)
+    if (is_range(v) || v.kind != first.kind || (v.kind == Value::Kind::Quantity && v.q.dim != first.q.dim) ||
+        !same_display(v.display, first.display) || !same_note(v.note, first.note))
+      return std::nullopt;
+  return first;
+}
+
+double number(const Value& v) { return v.kind == Value::Kind::Bool ? (v.b ? 1.0 : 0.0) : v.q.v; }
+
+// The sweep's points in order, the last input varying fastest, like nested
+// loops in reading order.
+struct Points {
+  std::vector<std::size_t> sizes;
+  std::size_t count = 1;
+  std::vector<std::size_t> at(std::size_t p) const {
+    std::vector<std::size_t> idx(sizes.size());
+    for (std::size_t k = sizes.size(); k-- > 0;) {
+      idx[k] = p % sizes[k];
+      p /= sizes[k];
+    }
+    return idx;
+  }
+};
+
+struct Setup {
+  Record* base = nullptr;
+  std::vector<std::size_t> var_slots;
+  std::vector<std::vector<Value>> var_values;
+  std::vector<std::size_t> columns;
+  Points points;
+};
+
+std::vector<std::pair<std::size_t, Value>> values_at(const Setup& s, std::size_t p) {
+  const auto idx = s.points.at(p);
+  std::vector<std::pair<std::size_t, Value>> values;
+  for (std::size_t k = 0; k < idx.size(); ++k) values.emplace_back(s.var_slots[k], s.var_values[k][idx[k]]);
+  return values;
+}
+
+// Every point with the tree walker. Points are retired as the sweep goes, so
+// that a large sweep reuses their memory instead of touching fresh pages for
+// every point. Only a record made while a point was evaluated can reach the
+// point's scope (a record made before, even one first needed by this point,
+// cannot).
+void walk_points(Interpreter& in, const Setup& s, SweepResult& out) {
+  const std::vector<std::size_t> independent = independent_fields(dependent_fields(*s.base, s.var_slots));
+  Record* previous = nullptr;
+  bool retire_previous = false;
+  std::vector<SweepCell> row;
+  for (std::size_t p = 0; p < s.points.count; ++p) {
+    const auto values = values_at(s, p);
+    row.clear();
+    for (const auto& [slot, v] : values) row.push_back(SweepCell{true, v, {}});
+    const std::size_t first_new = in.records_made();
+    Record* r = in.with_values(s.base, values);
+    if (previous) share_independent_fields(*r, *previous, independent);
+    if (retire_previous) in.retire(*previous);
+    previous = r;
+    for (std::size_t c : s.columns) row.push_back(cell(in, r, c));
+    retire_previous = retirable(*r, first_new) &&
+                      std::all_of(row.begin(), row.end(),
+                                  [&](const SweepCell& c) { return reaches_no_point(c.value, first_new); });
+    for (std::size_t i = 0; i < row.size(); ++i) out.table[i].push(row[i]);
+  }
+}
+
+// The compiled program over every point, kLanes at a time. A point the
+// program marks (it would stop with an error, or its value is not finite)
+// is evaluated by the tree walker, which gives its value or its error.
+bool run_compiled(Interpreter& in, Module* m, const Setup& s, SweepResult& out) {
+  std::vector<Value> like;
+  for (std::size_t k = 0; k < s.var_values.size(); ++k) {
+    auto common = common_kind(s.var_values[k]);
+    if (!common) return false;
+    like.push_back(*common);
+    // A value of the wrong type is the tree walker's error, at its point.
+    try {
+      for (const Value& v : s.var_values[k]) in.check_field_value(s.base, s.var_slots[k], v);
+    } catch (const Error&) {
+      return false;
+    }
+  }
+  const std::vector<bool> dependent = dependent_fields(*s.base, s.var_slots);
+  const std::vector<std::size_t> independent = independent_fields(dependent);
+  const std::size_t first_new = in.records_made();
+  Record* first = in.with_values(s.base, values_at(s, 0));
+  auto compiled = compile_sweep(in, m, first, s.var_slots, like, dependent, s.columns);
+  if (!compiled) {
+    in.retire(*first);
+    return false;
+  }
+  const SweepProgram& program = compiled->program;
+  constexpr std::size_t L = SweepProgram::kLanes;
+  const std::size_t nin = s.var_slots.size(), nout = s.columns.size();
+  std::vector<double> regs, inputs(nin * L), outputs(nout * L);
+  std::vector<const double*> in_ptr(nin);
+  std::vector<double*> out_ptr(nout);
+  for (std::size_t k = 0; k < nin; ++k) in_ptr[k] = inputs.data() + k * L;
+  for (std::size_t j = 0; j < nout; ++j) out_ptr[j] = outputs.data() + j * L;
+  std::vector<std::uint8_t> bad(L);
+  std::vector<std::size_t> idx = s.points.at(0);
+  for (std::size_t start = 0; start < s.points.count; start += L) {
+    const std::size_t n = std::min(L, s.points.count - start);
+    for (std::size_t l = 0; l < n; ++l) {
+      for (std::size_t k = 0; k < nin; ++k) inputs[k * L + l] = number(s.var_values[k][idx[k]]);
+      for (std::size_t k = nin; k-- > 0;) {
+        if (++idx[k] < s.points.sizes[k]) break;
+        idx[k] = 0;
+      }
+    }
+    program.run(n, in_ptr.data(), out_ptr.data(), bad.data(), regs);
+    std::size_t l = 0;
+    while (l < n) {
+      std::size_t run = l;
+      while (run < n && !bad[run]) ++run;
+      if (run > l) {  // points the program computed, stored as numbers
+        for (std::size_t k = 0; k < nin; ++k) out.table[k].push_numbers(like[k], inputs.data() + k * L + l, run - l);
+        for (std::size_t j = 0; j < nout; ++j)
+          out.table[nin + j].push_numbers(compiled->outputs[j], outputs.data() + j * L + l, run - l);
+        l = run;
+        continue;
+      }
+      const auto values = values_at(s, start + l);  // a marked point: the tree walker's value or error
+      const std::size_t made = in.records_made();
+      Record* r = in.with_values(s.base, values);
+      share_independent_fields(*r, *first, independent);
+      bool reaches = false;
+      for (std::size_t k = 0; k < nin; ++k) out.table[k].push(SweepCell{true, values[k].second, {}});
+      for (std::size_t j = 0; j < nout; ++j) {
+        SweepCell c = cell(in, r, s.columns[j]);
+        reaches = reaches || !reaches_no_point(c.value, made);
+        out.table[nin + j].push(c);
+      }
+      if (!reaches && retirable(*r, made)) in.retire(*r);
+      ++l;
+    }
+  }
+  if (retirable(*first, first_new)) in.retire(*first);
+  out.compiled = true;
+  return true;
+}
+
 }  // namespace
+
+bool SweepColumn::fits(const Value& v) const {
+  if (!compact_) return false;
+  if ((v.kind != Value::Kind::Quantity && v.kind != Value::Kind::Bool) || is_range(v)) return false;
+  if (numbers_.empty()) return true;
+  return v.kind == like_.kind && (v.kind != Value::Kind::Quantity || v.q.dim == like_.q.dim) &&
+         same_display(v.display, like_.display) && same_note(v.note, like_.note);
+}
+
+void SweepColumn::spill() {
+  std::vector<SweepCell> cells;
+  cells.reserve(std::max(numbers_.capacity(), numbers_.size() + 1));
+  for (std::size_t r = 0; r < numbers_.size(); ++r) cells.push_back(at(r));
+  cells_ = std::move(cells);
+  std::vector<double>().swap(numbers_);
+  compact_ = false;
+}
+
+void SweepColumn::push(const SweepCell& c) {
+  if (c.ok && fits(c.value)) {
+    if (numbers_.empty()) like_ = c.value;
+    numbers_.push_back(number(c.value));
+    return;
+  }
+  if (compact_) spill();
+  cells_.push_back(c);
+}
+
+void SweepColumn::push_numbers(const Value& like, const double* v, std::size_t n) {
+  if (fits(like)) {
+    if (numbers_.empty()) like_ = like;
+    numbers_.insert(numbers_.end(), v, v + n);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    SweepCell c;
+    c.value = like;
+    if (like.kind == Value::Kind::Bool)
+      c.value.b = v[i] != 0;
+    else
+      c.value.q.v = v[i];
+    push(c);
+  }
+}
+
+SweepCell SweepColumn::at(std::size_t row) const {
+  if (!compact_) return cells_[row];
+  SweepCell c;
+  c.value = like_;
+  if (like_.kind == Value::Kind::Bool)
+    c.value.b = numbers_[row] != 0;
+  else
+    c.value.q.v = numbers_[row];
+  return c;
+}
+
+void SweepColumn::reserve(std::size_t n) {
+  if (compact_) numbers_.reserve(n);
+  else cells_.reserve(n);
+}
+
+std::vector<std::vector<SweepCell>> SweepResult::rows() const {
+  std::vector<std::vector<SweepCell>> out(row_count());
+  for (std::size_t r = 0; r < out.size(); ++r)
+    for (const auto& col : table) out[r].push_back(col.at(r));
+  return out;
+}
 
 std::string SweepResult::title() const {
   std::string t = target + " over ";
@@ -44,71 +269,41 @@ std::string SweepResult::title() const {
   return t;
 }
 
-SweepResult run_sweep(Interpreter& in, const ast::Stmt& s) {
-  Module* m = in.module_of(s.span.file);
+SweepResult run_sweep(Interpreter& in, const ast::Stmt& st, bool compile) {
+  Module* m = in.module_of(st.span.file);
   SweepResult out;
-  out.stmt = &s;
-  out.target = print_expr(*s.value);
-  Value target = in.eval_in(m, *s.value);
+  out.stmt = &st;
+  out.target = print_expr(*st.value);
+  Value target = in.eval_in(m, *st.value);
   if (target.kind != Value::Kind::Record)
-    fail(codes::not_a_record, s.value->span, fmt::format("only a record can be swept, but `{}` is not one", out.target));
-  Record* base = target.rec;
-
-  std::vector<std::size_t> var_slots;
-  std::vector<std::vector<Value>> var_values;
-  std::size_t points = 1;
-  for (const auto& v : s.sweep_vars) {
+    fail(codes::not_a_record, st.value->span, fmt::format("only a record can be swept, but `{}` is not one", out.target));
+  Setup s;
+  s.base = target.rec;
+  for (const auto& v : st.sweep_vars) {
     out.inputs.push_back(v.name);
-    var_slots.push_back(field_index(base, v.name, v.span, "sweep"));
+    s.var_slots.push_back(field_index(s.base, v.name, v.span, "sweep"));
     Value list = in.eval_in(m, *v.values);
     if (list.list->empty()) fail(codes::size_limit, v.values->span, "a sweep needs at least one value");
-    var_values.push_back(*list.list);
-    points *= list.list->size();
+    s.var_values.push_back(*list.list);
+    s.points.sizes.push_back(list.list->size());
+    s.points.count *= list.list->size();
   }
-  if (points > kMaxSweepPoints)
-    fail(codes::size_limit, s.span,
-         fmt::format("this sweep has {} points; a sweep may have at most {}", points, kMaxSweepPoints),
+  if (s.points.count > kMaxSweepPoints)
+    fail(codes::size_limit, st.span,
+         fmt::format("this sweep has {} points; a sweep may have at most {}", s.points.count, kMaxSweepPoints),
          "sweep fewer values (every other one, or a narrower range), or split it into several sweeps");
-  std::vector<std::size_t> columns;
-  for (const auto& c : s.columns) {
+  for (const auto& c : st.columns) {
     out.columns.push_back(c.name);
-    columns.push_back(field_index(base, c.name, c.span, "show"));
+    s.columns.push_back(field_index(s.base, c.name, c.span, "show"));
   }
+  out.table.resize(s.var_slots.size() + s.columns.size());
+  for (auto& col : out.table) col.reserve(s.points.count);
 
-  const std::vector<std::size_t> independent = independent_fields(dependent_fields(*base, var_slots));
-  // Points are retired as the sweep goes, so that a large sweep reuses their
-  // memory instead of touching fresh pages for every point. Only a record
-  // made while a point was evaluated can reach the point's scope (a record
-  // made before, even one first needed by this point, cannot).
-  Record* previous = nullptr;
-  bool retire_previous = false;
   in.set_tracing(false);
   try {
-    std::vector<std::size_t> at(var_values.size(), 0);
-    std::vector<std::pair<std::size_t, Value>> values(var_slots.size());
-    out.rows.reserve(points);
-    for (std::size_t p = 0; p < points; ++p) {
-      std::vector<SweepCell> row;
-      row.reserve(at.size() + columns.size());
-      for (std::size_t k = 0; k < at.size(); ++k) {
-        values[k] = {var_slots[k], var_values[k][at[k]]};
-        row.push_back(SweepCell{true, var_values[k][at[k]], {}});
-      }
-      const std::size_t first_new = in.records_made();
-      Record* r = in.with_values(base, values);
-      if (previous) share_independent_fields(*r, *previous, independent);
-      if (retire_previous) in.retire(*previous);
-      previous = r;
-      for (std::size_t c : columns) row.push_back(cell(in, r, c));
-      retire_previous = retirable(*r, first_new) &&
-                        std::all_of(row.begin(), row.end(),
-                                    [&](const SweepCell& c) { return reaches_no_point(c.value, first_new); });
-      out.rows.push_back(std::move(row));
-      // The last input varies fastest, like nested loops in reading order.
-      for (std::size_t k = at.size(); k-- > 0;) {
-        if (++at[k] < var_values[k].size()) break;
-        at[k] = 0;
-      }
+    if (!compile || !run_compiled(in, m, s, out)) {
+      for (auto& col : out.table) col = SweepColumn{};
+      walk_points(in, s, out);
     }
   } catch (...) {
     in.set_tracing(true);
@@ -118,10 +313,10 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& s) {
   return out;
 }
 
-std::vector<SweepResult> run_sweeps(Interpreter& in, Module* m) {
+std::vector<SweepResult> run_sweeps(Interpreter& in, Module* m, bool compile) {
   std::vector<SweepResult> out;
   for (const auto& st : m->ast.statements)
-    if (st.kind == ast::StmtKind::Sweep) out.push_back(run_sweep(in, st));
+    if (st.kind == ast::StmtKind::Sweep) out.push_back(run_sweep(in, st, compile));
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Sweeps: a record evaluated over every combination of the values of one or
 // two of its inputs, with chosen fields shown as a table.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -8,10 +9,66 @@
 
 namespace napkin {
 
+// Whether `v` is a range (a set of samples, value.hpp): a sweep keeps such
+// a cell whole and never compiles a formula that reaches one. Written so
+// that it also compiles where values have no samples.
+template <class V>
+bool is_range(const V& v) {
+  if constexpr (requires { v.samples; })
+    return v.samples != nullptr;
+  else
+    return false;
+}
+
 struct SweepCell {
   bool ok = true;
   Value value;
   std::string needs;  // the missing input, when !ok
+};
+
+// One column of a sweep's table. A column whose cells are all numbers (or
+// all true/false) of one dimension, display unit and note keeps only the
+// numbers, 8 bytes a cell; the first cell that differs turns it into a
+// column of whole cells.
+class SweepColumn {
+ public:
+  void push(const SweepCell& c);
+  // Appends numbers to a compact column of this kind, dimension, display
+  // and note (the compiled sweep's cells, which all share them).
+  void push_numbers(const Value& like, const double* v, std::size_t n);
+  SweepCell at(std::size_t row) const;
+  std::size_t size() const { return compact_ ? numbers_.size() : cells_.size(); }
+  void reserve(std::size_t n);
+  bool compact() const { return compact_; }
+
+  // Reads a column cell by cell without copying a value's shared parts
+  // for each: the cell it returns is valid until the next call.
+  class Reader {
+   public:
+    explicit Reader(const SweepColumn& c) : c_(c) {
+      if (c.compact_) scratch_.value = c.like_;
+    }
+    const SweepCell& operator()(std::size_t row) {
+      if (!c_.compact_) return c_.cells_[row];
+      if (scratch_.value.kind == Value::Kind::Bool)
+        scratch_.value.b = c_.numbers_[row] != 0;
+      else
+        scratch_.value.q.v = c_.numbers_[row];
+      return scratch_;
+    }
+
+   private:
+    const SweepColumn& c_;
+    SweepCell scratch_;
+  };
+
+ private:
+  bool fits(const Value& v) const;
+  void spill();
+  bool compact_ = true;
+  Value like_;  // kind, dimension, display and note of every cell, while compact
+  std::vector<double> numbers_;
+  std::vector<SweepCell> cells_;
 };
 
 struct SweepResult {
@@ -19,18 +76,26 @@ struct SweepResult {
   std::string target;                // "decode"
   std::vector<std::string> inputs;   // "batch", "context"
   std::vector<std::string> columns;  // "tokens_per_s", ...
-  std::vector<std::vector<SweepCell>> rows;  // inputs first, then columns
+  std::vector<SweepColumn> table;    // inputs first, then columns
+  bool compiled = false;             // the columns came from a compiled program (sweep_compile.hpp)
   std::string title() const;         // "decode over batch, context"
+  std::size_t row_count() const { return table.empty() ? 0 : table[0].size(); }
+  std::size_t width() const { return table.size(); }
+  SweepCell cell(std::size_t row, std::size_t col) const { return table[col].at(row); }
+  // Every cell, row by row: for a small sweep (a plot's), never a large one.
+  std::vector<std::vector<SweepCell>> rows() const;
 };
 
-// The largest number of points one sweep may have. Every point keeps its
-// row, and the shell of its record, until the table is printed: about 1 KB
-// a point for exercise 1's decode scenario, so a million points is about
-// 1 GB.
+// The largest number of points one sweep may have. A compiled sweep keeps
+// 8 bytes a cell: exercise 1's decode scenario over a million points, two
+// inputs and two columns, takes about 40 MB. A sweep the compiler cannot
+// take keeps the shell of each point's record as well (about 150 bytes).
 inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
 
-SweepResult run_sweep(Interpreter& in, const ast::Stmt& sweep);
-std::vector<SweepResult> run_sweeps(Interpreter& in, Module* m);
+// `compile`: false evaluates every point with the tree walker, as the
+// compiled program's tests compare against.
+SweepResult run_sweep(Interpreter& in, const ast::Stmt& sweep, bool compile = true);
+std::vector<SweepResult> run_sweeps(Interpreter& in, Module* m, bool compile = true);
 
 // Output formats for a sweep's table.
 std::string sweep_text(const Interpreter& in, const SweepResult& s);

@@ -14,7 +14,7 @@ namespace {
 // The sweep's cell at `row`, `column`, next to the same field of
 // `target with { ... }` evaluated directly.
 void check_points(Session& s, const napkin::SweepResult& sweep, const std::string& target) {
-  for (const auto& row : sweep.rows) {
+  for (const auto& row : sweep.rows()) {
     std::string with;
     for (std::size_t k = 0; k < sweep.inputs.size(); ++k)
       with += (k ? ", " : "") + sweep.inputs[k] + " = " + s.in.show(row[k].value);
@@ -43,10 +43,10 @@ TEST_CASE("a sweep's points equal the record evaluated at each point", "[sweep]"
          "sweep link over n in [1, 2, 3, 4], bw in [50 GB/s, 100 GB/s] show t, tag, payload\n");
   auto sweeps = napkin::run_sweeps(s.in, s.module);
   REQUIRE(sweeps.size() == 1);
-  REQUIRE(sweeps[0].rows.size() == 8);
+  REQUIRE(sweeps[0].row_count() == 8);
   check_points(s, sweeps[0], "link");
-  CHECK(s.in.show(sweeps[0].rows[7][2].value) == "80 ms");  // 4 × 2 GB at 100 GB/s
-  CHECK(s.in.show(sweeps[0].rows[7][3].value) == "\"many\"");
+  CHECK(s.in.show(sweeps[0].cell(7, 2).value) == "80 ms");  // 4 × 2 GB at 100 GB/s
+  CHECK(s.in.show(sweeps[0].cell(7, 3).value) == "\"many\"");
 }
 
 TEST_CASE("a sweep may show a record made at each point", "[sweep]") {
@@ -59,9 +59,9 @@ TEST_CASE("a sweep may show a record made at each point", "[sweep]") {
          "}\n"
          "sweep link over n in [1, 2, 3] show scaled, again\n");
   auto sweeps = napkin::run_sweeps(s.in, s.module);
-  REQUIRE(sweeps[0].rows.size() == 3);
+  REQUIRE(sweeps[0].row_count() == 3);
   for (std::size_t p = 0; p < 3; ++p) {
-    const auto& row = sweeps[0].rows[p];
+    const auto row = sweeps[0].rows()[p];
     REQUIRE(row[1].value.kind == napkin::Value::Kind::Record);
     // The shown records' fields are still there to ask for after the sweep.
     const napkin::Value size = s.in.field(row[2].value.rec, 0, napkin::Span{});
