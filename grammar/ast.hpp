@@ -49,7 +49,7 @@ enum class ExprKind {
   Measure,  // measure(text, arg_names[i] = items[i]...) else fallback
 };
 
-enum class BinOp { Add, Sub, Mul, Div, Pow, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
+enum class BinOp { Add, Sub, Mul, Div, Pow, Eq, Ne, Lt, Le, Gt, Ge, And, Or, To };  // To: `a to b`, a range
 
 const char* op_text(BinOp op);
 int precedence(BinOp op);  // higher binds tighter

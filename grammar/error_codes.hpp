@@ -36,6 +36,8 @@ enum class Code : std::uint8_t {
   type_mismatch,
   unit_redefined,
   exponent_range,  // a unit's power beyond ±100
+  range_mismatch,  // `a to b` with ends of unlike dimension
+  range_compare,   // a range compared, or checked with ≈, as if it were one number
 
   unknown_name,
   unknown_field,
@@ -49,6 +51,7 @@ enum class Code : std::uint8_t {
 
   division_by_zero,
   not_finite,
+  bad_range,  // a range's ends out of order, a negative spread, a range inside a range
 
   check_failed,
   check_not_bool,
@@ -94,6 +97,8 @@ inline constexpr CodeInfo code_table[] = {
     {Code::type_mismatch, "E0207", "type_mismatch"},
     {Code::unit_redefined, "E0208", "unit_redefined"},
     {Code::exponent_range, "E0209", "exponent_range"},
+    {Code::range_mismatch, "E0210", "range_mismatch"},
+    {Code::range_compare, "E0211", "range_compare"},
 
     {Code::unknown_name, "E0300", "unknown_name"},
     {Code::unknown_field, "E0301", "unknown_field"},
@@ -107,6 +112,7 @@ inline constexpr CodeInfo code_table[] = {
 
     {Code::division_by_zero, "E0400", "division_by_zero"},
     {Code::not_finite, "E0401", "not_finite"},
+    {Code::bad_range, "E0402", "bad_range"},
 
     {Code::check_failed, "E0500", "check_failed"},
     {Code::check_not_bool, "E0501", "check_not_bool"},

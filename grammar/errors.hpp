@@ -26,6 +26,7 @@ NAPKIN_EXPECT(unit_after_operand, "a unit follows a number literal, not a name o
 NAPKIN_EXPECT(pow_rhs, "expected an exponent after '^'");
 NAPKIN_EXPECT(mul_rhs, "expected an operand after the operator");
 NAPKIN_EXPECT(add_rhs, "expected an operand after the operator");
+NAPKIN_EXPECT(range_rhs, "expected the high end of the range after 'to', e.g. `35% to 55%`");
 NAPKIN_EXPECT(cmp_rhs, "expected an operand after the comparison");
 NAPKIN_EXPECT(not_rhs, "expected an operand after 'not'");
 NAPKIN_EXPECT(and_rhs, "expected an operand after 'and'");

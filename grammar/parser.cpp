@@ -31,11 +31,11 @@ using selector = pt::selector<
                           unit_stmt, unit_name, unit_value, record_stmt, record_kind, record_name, extends_base,
                           record_alias, block, field, field_type, field_value, unit_expr, unit_factor, unit_symbol,
                           unit_power, unit_mul, unit_div, check_stmt, check_approx, assign_stmt, if_expr,
-                          not_op, cmp_op, add_op, mul_op, neg_expr, call_args, named_arg, member, member_name,
+                          not_op, cmp_op, range_op, add_op, mul_op, neg_expr, call_args, named_arg, member, member_name,
                           with_block, convert_percent, number_literal, number_value, percent, dollar_literal, string_literal,
                           list_literal, kw_true, kw_false, name, measure_expr, probe_name, measure_fallback,
                           sweep_stmt, sweep_var, sweep_var_name, sweep_column>,
-    pt::fold_one::on<convert_expr, or_expr, and_expr, not_expr, cmp_expr, add_expr, mul_expr, pow_expr,
+    pt::fold_one::on<convert_expr, or_expr, and_expr, not_expr, cmp_expr, range_expr, add_expr, mul_expr, pow_expr,
                      postfix_expr, paren_expr>>;
 
 template <typename Rule>
@@ -153,6 +153,8 @@ class Builder {
         lhs = binary(op, std::move(lhs), expr(*n.children[i], d + ops - i), s.file);
       return lhs;
     }
+    if (n.is_type<range_expr>())  // [low, range_op, high]
+      return binary(ast::BinOp::To, expr(*n.children.at(0), d), expr(*n.children.at(2), d), s.file);
     if (n.is_type<cmp_expr>() || n.is_type<add_expr>() || n.is_type<mul_expr>()) {
       const std::size_t ops = n.children.size() / 2;
       ast::ExprPtr lhs = expr(*n.children.at(0), d + ops);

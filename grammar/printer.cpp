@@ -20,6 +20,7 @@ const char* op_text(BinOp op) {
     case BinOp::Ge: return ">=";
     case BinOp::And: return "and";
     case BinOp::Or: return "or";
+    case BinOp::To: return "to";
   }
   return "?";
 }
@@ -29,9 +30,10 @@ int precedence(BinOp op) {
     case BinOp::Or: return 2;
     case BinOp::And: return 3;
     case BinOp::Eq: case BinOp::Ne: case BinOp::Lt: case BinOp::Le: case BinOp::Gt: case BinOp::Ge: return 5;
-    case BinOp::Add: case BinOp::Sub: return 6;
-    case BinOp::Mul: case BinOp::Div: return 7;
-    case BinOp::Pow: return 9;
+    case BinOp::To: return 6;
+    case BinOp::Add: case BinOp::Sub: return 7;
+    case BinOp::Mul: case BinOp::Div: return 8;
+    case BinOp::Pow: return 10;
   }
   return 0;
 }
@@ -44,9 +46,9 @@ using ast::Expr;
 using ast::ExprKind;
 
 constexpr int kNot = 4;
-constexpr int kNeg = 8;
-constexpr int kPostfix = 10;
-constexpr int kAtom = 11;
+constexpr int kNeg = 9;
+constexpr int kPostfix = 11;
+constexpr int kAtom = 12;
 
 struct Printed {
   std::string text;
@@ -65,7 +67,8 @@ class Printer {
         // as a divisor; `7.362 ms` does not.
         const bool compound = !enclosed(*s) && (s->find_first_of("/*^+") != std::string::npos ||
                                                 s->find("·") != std::string::npos || s->find(" - ") != std::string::npos ||
-                                                (!s->empty() && (*s)[0] == '-'));
+                                                (!s->empty() && (*s)[0] == '-') ||
+                                                s->find(" (90%: ") != std::string::npos);  // a range
         return {*s, kAtom, compound};
       }
     switch (e.kind) {
@@ -169,7 +172,7 @@ class Printer {
     const int prec = ast::precedence(e.op);
     Printed l = print(*e.items[0]);
     Printed r = print(*e.items[1]);
-    const bool comparison = prec == 5;
+    const bool comparison = prec == 5 || e.op == ast::BinOp::To;  // neither chains
     const bool right_assoc = e.op == ast::BinOp::Pow;
     // Left operand: parenthesise lower precedence; for `^`, equal too.
     bool lp = l.prec < prec || (right_assoc && l.prec == prec) || (comparison && l.prec == prec);

@@ -91,6 +91,7 @@ struct kw_sweep : keyword<'s', 'w', 'e', 'e', 'p'> {};
 struct kw_over : keyword<'o', 'v', 'e', 'r'> {};
 struct kw_in : keyword<'i', 'n'> {};
 struct kw_show : keyword<'s', 'h', 'o', 'w'> {};
+struct kw_to : keyword<'t', 'o'> {};
 
 struct keyword_any
     : sor<kw_import, kw_let, kw_fn, kw_unit, kw_model, kw_hardware, kw_scenario, kw_record,
@@ -109,7 +110,7 @@ struct name : seq<not_at<expr_keyword>, identifier> {};
 // A unit is written without spaces: `TB/s`, `B/param`, `FLOP/param/token`, `m^2`.
 struct micro_sign : sor<TAO_PEGTL_NAMESPACE::utf8::one<0x00B5>, TAO_PEGTL_NAMESPACE::utf8::one<0x03BC>> {};
 struct unit_symbol
-    : seq<not_at<expr_keyword>, sor<one<'$'>, micro_sign, alpha>, star<sor<alnum, one<'_'>>>> {};
+    : seq<not_at<expr_keyword>, not_at<kw_to>, sor<one<'$'>, micro_sign, alpha>, star<sor<alnum, one<'_'>>>> {};
 struct unit_power : seq<one<'^'>, opt<one<'-'>>, plus<digit>> {};
 struct unit_factor : seq<unit_symbol, opt<unit_power>> {};
 struct unit_mul : one<'*'> {};
@@ -180,7 +181,7 @@ struct postfix_op : sor<seq<at<one<'('>>, call_args>, seq<at<sp, one<'.'>>, memb
 // here so the error names the unit; a word that starts the next field or
 // statement (`{ a = x b = 2 }`, `let a = x let b = 2`) is not a unit.
 struct unit_after_operand : failure {};
-struct next_word : sor<keyword_any, kw_in, kw_over, kw_show, kw_sweep, kw_measure> {};
+struct next_word : sor<keyword_any, kw_in, kw_over, kw_show, kw_sweep, kw_measure, kw_to> {};
 struct starts_binding : seq<sp, sor<seq<one<'='>, not_at<one<'='>>>, one<':'>>> {};
 struct stray_unit : if_must<seq<blanks, at<sor<alpha, one<'$'>, micro_sign>>,  // where a unit could start
                                   at<not_at<next_word>, unit_expr, not_at<starts_binding>>>,
@@ -203,9 +204,15 @@ struct add_op : sor<one<'+'>, seq<one<'-'>, not_at<one<'>'>>>> {};
 struct add_rhs : seq<mul_expr> {};
 struct add_expr : seq<mul_expr, star<sp, add_op, sp, must<add_rhs>>> {};
 
+// `35% to 55%`: a range, binding looser than arithmetic (`0.8 * bw to 0.9 * bw`).
+// `to` is not reserved: a field called `to` still starts a field.
+struct range_op : seq<kw_to, not_at<starts_binding>> {};
+struct range_rhs : seq<add_expr> {};
+struct range_expr : seq<add_expr, opt<sp, range_op, sp, must<range_rhs>>> {};
+
 struct cmp_op : sor<string<'=', '='>, string<'!', '='>, string<'<', '='>, string<'>', '='>, one<'<'>, one<'>'>> {};
-struct cmp_rhs : seq<add_expr> {};
-struct cmp_expr : seq<add_expr, opt<sp, cmp_op, sp, must<cmp_rhs>>> {};
+struct cmp_rhs : seq<range_expr> {};
+struct cmp_expr : seq<range_expr, opt<sp, cmp_op, sp, must<cmp_rhs>>> {};
 
 struct not_expr;
 struct not_rhs : seq<not_expr> {};

@@ -18,8 +18,13 @@ using json = nlohmann::ordered_json;
 json value_json(const Interpreter& in, const Value& v) {
   json j;
   if (v.kind == Value::Kind::Quantity) {
-    j["si"] = v.q.v;
+    j["si"] = v.samples ? v.samples->summary().p50 : v.q.v;
     j["unit"] = v.q.dim.dimensionless() ? std::string() : in.units().format(v.q.dim);
+    if (v.samples) {
+      const RangeSummary& q = v.samples->summary();
+      j["range"] = {{"p5", q.p5}, {"p50", q.p50}, {"p95", q.p95}, {"mean", q.mean}, {"sd", q.sd},
+                    {"samples", v.samples->v.size()}};
+    }
   } else if (v.kind == Value::Kind::Bool) {
     j["value"] = v.b;
   } else {
@@ -122,23 +127,36 @@ std::string elasticity_text(const SensitivityInput& i) {
 
 std::string sensitivity_text(Interpreter& in, const SensitivityResult& r) {
   std::string out = fmt::format("{} = {}\n", r.name, in.show(r.value));
-  out += "elasticity: the % change of the value per 1% change of the input (d ln y / d ln x)\n\n";
-  std::vector<std::array<std::string, 4>> rows;
-  rows.push_back({"input", "value", "elasticity", "set at"});
+  out += "elasticity: the % change of the value per 1% change of the input (d ln y / d ln x)\n";
+  if (r.has_ranges)
+    out += "variance: the share of the value's variance that goes when the range is fixed at its median\n";
+  out += "\n";
+  const std::size_t cols = r.has_ranges ? 5 : 4;
+  std::vector<std::array<std::string, 5>> rows;
+  if (r.has_ranges)
+    rows.push_back({"input", "value", "elasticity", "variance", "set at"});
+  else
+    rows.push_back({"input", "value", "elasticity", "set at", ""});
   // Inputs without an elasticity, grouped by why: "the input is zero: a, b".
   std::vector<std::pair<std::string, std::string>> notes;
   for (const auto& i : r.inputs) {
-    rows.push_back({i.path, in.show(i.value), elasticity_text(i), i.where_set});
+    if (r.has_ranges)
+      rows.push_back({i.path, in.show(i.value), elasticity_text(i),
+                      i.has_share ? format_number(i.variance_share * 100, 3) + "%" : "-", i.where_set});
+    else
+      rows.push_back({i.path, in.show(i.value), elasticity_text(i), i.where_set, ""});
     if (i.ok || i.note.empty()) continue;
     auto n = std::find_if(notes.begin(), notes.end(), [&](const auto& p) { return p.first == i.note; });
     if (n == notes.end()) notes.emplace_back(i.note, i.path);
     else n->second += ", " + i.path;
   }
-  std::array<std::size_t, 4> w{};
+  std::array<std::size_t, 5> w{};
   for (const auto& row : rows)
-    for (std::size_t c = 0; c < 4; ++c) w[c] = std::max(w[c], width(row[c]));
+    for (std::size_t c = 0; c < cols; ++c) w[c] = std::max(w[c], width(row[c]));
   for (const auto& row : rows) {
-    std::string line = "  " + pad(row[0], w[0]) + "  " + pad(row[1], w[1]) + "  " + pad(row[2], w[2]) + "  " + row[3];
+    std::string line = "  ";
+    for (std::size_t c = 0; c + 1 < cols; ++c) line += pad(row[c], w[c]) + "  ";
+    line += row[cols - 1];
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
@@ -163,6 +181,7 @@ std::string sensitivity_json(Interpreter& in, const SensitivityResult& r) {
     e["value"] = value_json(in, i.value);
     e["elasticity"] = i.ok ? json(i.elasticity) : json(nullptr);
     e["exact"] = i.exact;
+    if (i.range) e["variance_share"] = i.has_share ? json(i.variance_share) : json(nullptr);
     e["set_at"] = i.where_set;
     if (!i.note.empty()) e["note"] = i.note;
     j["inputs"].push_back(std::move(e));

@@ -51,7 +51,14 @@ struct Walker {
   std::vector<Leaf> leaves;
 
   static bool literal_quantity(const ast::Expr* e, const Value& v) {
-    return e && is_literal(*e) && v.kind == Value::Kind::Quantity;
+    return e && (is_literal(*e) || range_input(*e, v)) && v.kind == Value::Kind::Quantity;
+  }
+  // `35% to 55%`, normal(m, sd), uniform(a, b): a range drawn right there.
+  static bool range_input(const ast::Expr& e, const Value& v) {
+    if (!v.samples) return false;
+    if (e.kind == ast::ExprKind::Binary && e.op == ast::BinOp::To) return true;
+    return e.kind == ast::ExprKind::Call && e.items[0]->kind == ast::ExprKind::Name &&
+           (e.items[0]->text == "normal" || e.items[0]->text == "uniform");
   }
 
   void visit(const Trace& t) {
@@ -118,6 +125,11 @@ SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& nam
 
   // The value with one input replaced: copies of the records on the way to
   // it, each with the next one's copy in place of the original.
+  auto evaluate_with = [&](const Chain& chain, Record* holder, std::size_t field, Value v) -> Value {
+    Record* copy = in.with_values(holder, {{field, std::move(v)}});
+    for (std::size_t j = chain.size(); j-- > 0;) copy = in.with_values(chain[j].first, {{chain[j].second, Value::record(copy)}});
+    return in.field(copy, slot, Span{});
+  };
   auto evaluate = [&](const Chain& chain, Record* holder, std::size_t field, double x) -> Value {
     const Value& old = holder->state[field].value;
     Record* copy = in.with_values(holder, {{field, Value::quantity(x, old.q.dim)}});
@@ -156,6 +168,24 @@ SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& nam
     si.path = root_label;
     for (const auto& [r, f] : c->second) si.path += "." + r->slots()[f].name;
     si.path += "." + s.name;
+    if (si.value.samples) {
+      si.range = true;
+      out.has_ranges = true;
+      if (y0.samples) {
+        // The variance left with this input known: fixed at its median.
+        try {
+          Value fixed = Value::quantity(si.value.samples->summary().p50, si.value.q.dim);
+          const Value y1 = evaluate_with(c->second, leaf.rec, leaf.field, fixed);
+          const double v0 = y0.samples->summary().sd, v1 = y1.samples ? y1.samples->summary().sd : 0;
+          si.variance_share = 1 - (v1 * v1) / (v0 * v0);
+          si.has_share = true;
+        } catch (const Error&) {
+        }
+      } else {
+        si.variance_share = 0;
+        si.has_share = true;
+      }
+    }
     const double x = si.value.q.v;
     const double y = y0.q.v;
     if (x == 0 || y == 0) {

@@ -11,6 +11,11 @@
 //   ln(y(x·(1+h)) / y(x/(1+h))) / (2·ln(1+h)),   h = 1e-4,
 // exact for a power law up to rounding (about 1e-12) and within about h²
 // of the derivative for a smooth formula.
+//
+// A range-valued input is varied the same way at its point value (its
+// median: the elasticity is that of the value's point value), and is also
+// fixed at its median, all else left uncertain, to see how much of the
+// value's variance goes away: its variance share.
 #include <string>
 #include <vector>
 
@@ -28,12 +33,19 @@ struct SensitivityInput {
   double elasticity = 0;
   bool exact = false;     // a power law, verified at x·2 and x/2
   std::string note;       // why there is none: "zero", "reached by name", an error
+  // A range-valued input (`35% to 55%`, normal(), uniform()): the share of
+  // the value's variance it accounts for, 1 − Var(y | x at its median) /
+  // Var(y), from the same samples (so the figure is the same every run).
+  bool range = false;
+  bool has_share = false;
+  double variance_share = 0;
 };
 
 struct SensitivityResult {
   std::string name;  // "decode.tokens_per_s"
   Value value;
   std::vector<SensitivityInput> inputs;  // largest |elasticity| first; inputs without one last
+  bool has_ranges = false;               // some input is a range: the table shows variance shares
 };
 
 inline constexpr double kSensitivityStep = 1e-4;

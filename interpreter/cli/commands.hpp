@@ -16,6 +16,7 @@ struct Result {
 
 struct Common {
   int digits = 4;
+  std::size_t samples = 10'000;  // samples per range (kDefaultSamples)
   std::string stdlib_dir;
   bool no_measure = false;  // `measure(...)` uses its fallback
   bool remeasure = false;   // `measure(...)` runs its probe even when the cache has it

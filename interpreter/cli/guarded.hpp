@@ -17,6 +17,7 @@ namespace napkin::cli {
 inline Options options(const Common& c) {
   Options o;
   o.digits = c.digits;
+  o.samples = c.samples;
   o.stdlib_dir = c.stdlib_dir;
   o.prober = measure::make_prober(measure::ProberOptions::from(c.no_measure, c.remeasure));
   o.builtins.push_back(measure::import_toml_builtin());

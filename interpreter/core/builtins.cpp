@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "interpreter.hpp"
+#include "range_ops.hpp"
 
 namespace napkin {
 namespace {
@@ -50,7 +51,17 @@ Value extreme(Interpreter& in, const CallArgs& a, bool want_max) {
   }
   Value out = a.values[best];
   out.display = nullptr;
-  return out;
+  bool ranges = false;
+  for (const Value& v : a.values) ranges |= v.samples != nullptr;
+  if (!ranges) return out;
+  // Sample by sample: max(read_time, compute_time) of two ranges.
+  out.samples = nullptr;
+  Value acc = a.values[0];
+  for (std::size_t i = 1; i < a.values.size(); ++i)
+    acc = want_max ? zip_samples(in, acc, a.values[i], out, a.call->span, [](double x, double y) { return x < y ? y : x; })
+                   : zip_samples(in, acc, a.values[i], out, a.call->span, [](double x, double y) { return y < x ? y : x; });
+  acc.display = nullptr;
+  return acc;
 }
 
 Value dimensionless(Interpreter& in, const CallArgs& a, const char* fn, double (*f)(double)) {
@@ -59,7 +70,8 @@ Value dimensionless(Interpreter& in, const CallArgs& a, const char* fn, double (
     fail(codes::needs_dimensionless, a.nodes[0]->span,
          fmt::format("{}() needs a plain number, but this is {}", fn, in.dim_name(q.dim)),
          "divide by a unit first, e.g. `ceil(x / 1 GB)`");
-  return in.finite(f(q.v), {}, a.call->span);
+  Value nominal = in.finite(f(q.v), {}, a.call->span);
+  return map_samples(in, a.values[0], std::move(nominal), a.call->span, f);
 }
 
 }  // namespace
@@ -78,7 +90,8 @@ void register_builtins(Interpreter& in) {
   add("min", 1, -1, "min(a, b, ...)", [](Interpreter& i, const CallArgs& a) { return extreme(i, a, false); });
   add("abs", 1, 1, "abs(x)", [](Interpreter& i, const CallArgs& a) {
     const Quantity& q = arg(i, a, 0);
-    return Value::quantity(std::fabs(q.v), q.dim);
+    return map_samples(i, a.values[0], Value::quantity(std::fabs(q.v), q.dim), a.call->span,
+                       [](double x) { return std::fabs(x); });
   });
   add("sqrt", 1, 1, "sqrt(x)", [](Interpreter& i, const CallArgs& a) {
     const Quantity& q = arg(i, a, 0);
@@ -90,7 +103,13 @@ void register_builtins(Interpreter& in) {
       half.e[k] = static_cast<std::int8_t>(q.dim.e[k] / 2);
     }
     if (q.v < 0) fail(codes::not_finite, a.nodes[0]->span, "sqrt() of a negative number");
-    return Value::quantity(std::sqrt(q.v), half);
+    if (a.values[0].samples)
+      for (double x : a.values[0].samples->v)
+        if (x < 0)
+          fail(codes::not_finite, a.nodes[0]->span,
+               fmt::format("sqrt() of a range that reaches below zero ({})", i.show(a.values[0])));
+    return map_samples(i, a.values[0], Value::quantity(std::sqrt(q.v), half), a.call->span,
+                       [](double x) { return std::sqrt(x); });
   });
   add("ceil", 1, 1, "ceil(x)", [](Interpreter& i, const CallArgs& a) { return dimensionless(i, a, "ceil", [](double x) { return std::ceil(x); }); });
   add("floor", 1, 1, "floor(x)", [](Interpreter& i, const CallArgs& a) { return dimensionless(i, a, "floor", [](double x) { return std::floor(x); }); });
@@ -112,7 +131,13 @@ void register_builtins(Interpreter& in) {
     same_dims(i, flat, "sum");
     double s = 0;
     for (const auto& v : items) s += v.q.v;
-    return i.finite(s, items[0].q.dim, a.call->span);
+    Value total = i.finite(s, items[0].q.dim, a.call->span);
+    Value acc = items[0];
+    for (std::size_t k = 1; k < items.size(); ++k)
+      acc = zip_samples(i, acc, items[k], total, a.call->span, [](double x, double y) { return x + y; });
+    if (!acc.samples) return total;
+    acc.display = nullptr;
+    return acc;
   });
   add("len", 1, 1, "len(list)", [](Interpreter& i, const CallArgs& a) {
     if (a.values[0].kind != Value::Kind::List) i.type_error(a.values[0], a.nodes[0], "a list");

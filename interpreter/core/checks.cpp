@@ -40,6 +40,9 @@ CheckResult Interpreter::run_check(const ast::Stmt& s) {
     const Quantity& qa = expect_quantity(a, s.value.get(), "a number before '≈'");
     const Quantity& qb = expect_quantity(b, s.expected.get(), "a number after '≈'");
     const Quantity& qt = expect_quantity(t, s.tolerance.get(), "a tolerance after 'within'");
+    if (a.samples) range_compare_error(*s.value, *s.value, a, "≈");
+    if (b.samples) range_compare_error(*s.expected, *s.expected, b, "≈");
+    if (t.samples) range_compare_error(*s.tolerance, *s.tolerance, t, "within");
     if (qa.dim != qb.dim) {
       Diagnostic d;
       d.code = codes::compare_mismatch;

@@ -12,6 +12,7 @@
 #include "grammar/printer.hpp"
 #include "builtins.hpp"
 #include "interpreter.hpp"
+#include "range_ops.hpp"
 #include "interpreter/io/read_source.hpp"
 #include "stack_guard.hpp"
 #include "stdlib_files.hpp"
@@ -70,6 +71,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
     case K::Negate: {
       Value v = eval(*e.items[0], env);
       const Quantity& q = expect_quantity(v, e.items[0].get(), "a number to negate");
+      if (v.samples) return map_samples(*this, v, Value::quantity(-q.v, q.dim), e.span, [](double x) { return -x; });
       return Value::quantity(-q.v, q.dim);
     }
     case K::Not: {

@@ -56,16 +56,30 @@ std::string format_number(double v, int digits) {
   return group_thousands(trim_zeros(fmt::format(FMT_COMPILE("{:.{}f}"), v, decimals)));
 }
 
-std::string format_quantity(const Quantity& q, const DisplayUnit* display, const UnitTable& units, int digits) {
+// How a quantity is shown: the number, scaled, and the unit after it.
+struct QuantityScale {
+  double factor = 1;
+  bool multiply = false;        // x * factor (USD/s shown per hour), else x / factor
+  double exact_below = 0;       // integers below this are shown exactly (0: never)
+  std::string suffix;           // " GB", "%", " token/s"
+  double apply(double x) const { return multiply ? x * factor : x / factor; }
+  std::string number(double x, int digits) const {
+    const double y = apply(x);
+    return is_exact_integer(y) && std::fabs(y) < exact_below ? format_exact(y) : format_number(y, digits);
+  }
+};
+
+namespace {
+
+QuantityScale quantity_scale(const Quantity& q, const DisplayUnit* display, const UnitTable& units) {
+  constexpr double kAny = 1e300;
   if (display) {
-    const double x = q.v / display->scale;
-    const std::string n = is_exact_integer(x) ? format_exact(x) : format_number(x, digits);
-    if (display->text == "%") return n + "%";
-    return fmt::format(FMT_COMPILE("{} {}"), n, display->text);
+    if (display->text == "%") return {display->scale, false, kAny, "%"};
+    return {display->scale, false, kAny, " " + display->text};
   }
   const Dim& d = q.dim;
   const double a = std::fabs(q.v);
-  if (d.dimensionless()) return is_exact_integer(q.v) && a < 1e15 ? format_exact(q.v) : format_number(q.v, digits);
+  if (d.dimensionless()) return {1, false, 1e15, ""};
 
   // Which single base unit stands in the numerator (with power 1), if any.
   int head = -1;
@@ -93,17 +107,17 @@ std::string format_quantity(const Quantity& q, const DisplayUnit* display, const
       for (const auto& s : large)
         if (a >= s.factor) pick = s;
     }
-    return fmt::format(FMT_COMPILE("{} {}{}"), format_number(q.v / pick.factor, digits), pick.symbol, tail);
+    return {pick.factor, false, 0, fmt::format(FMT_COMPILE(" {}{}"), pick.symbol, tail)};
   }
   // Money per second reads as money per hour.
   if (d.is(kUsd) == false && d.e[kUsd] == 1 && d.e[kSecond] == -1) {
     Dim rest = d;
     rest.e[kUsd] = 0;
     rest.e[kSecond] = 0;
-    if (rest.dimensionless()) return fmt::format(FMT_COMPILE("{} USD/hour"), format_number(q.v * 3600, digits));
+    if (rest.dimensionless()) return {3600, true, 0, " USD/hour"};
   }
   if (head == kToken || head == kParam) {
-    if (is_exact_integer(q.v) && a < 1e15) return fmt::format(FMT_COMPILE("{} {}"), format_exact(q.v), unit);
+    if (is_exact_integer(q.v) && a < 1e15) return {1, false, 1e15, " " + unit};
   }
   if (head == kByte || head == kFlop || head == kToken || head == kParam) {
     static constexpr Scale si[] = {{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18}};
@@ -114,10 +128,27 @@ std::string format_quantity(const Quantity& q, const DisplayUnit* display, const
       Scale pick = si[0];
       for (const auto& s : si)
         if (a >= s.factor * 0.99995 && !(flop_rate && s.factor > 1e12)) pick = s;
-      return fmt::format(FMT_COMPILE("{} {}{}"), format_number(q.v / pick.factor, digits), pick.symbol, unit);
+      return {pick.factor, false, 0, fmt::format(FMT_COMPILE(" {}{}"), pick.symbol, unit)};
     }
   }
-  return fmt::format(FMT_COMPILE("{} {}"), format_number(q.v, digits), unit);
+  return {1, false, 0, " " + unit};
+}
+
+}  // namespace
+
+std::string format_quantity(const Quantity& q, const DisplayUnit* display, const UnitTable& units, int digits) {
+  const QuantityScale s = quantity_scale(q, display, units);
+  return s.number(q.v, digits) + s.suffix;
+}
+
+// `135.8 token/s (90%: 121–150)`: the median as a number is shown, and the
+// interval's ends in the same unit with one digit fewer.
+std::string format_range(const Quantity& median, double p5, double p95, const DisplayUnit* display,
+                         const UnitTable& units, int digits) {
+  const QuantityScale s = quantity_scale(median, display, units);
+  const int end_digits = std::max(2, digits - 1);
+  return fmt::format("{}{} (90%: {}–{})", s.number(median.v, digits), s.suffix, s.number(p5, end_digits),
+                     s.number(p95, end_digits));
 }
 
 }  // namespace napkin

@@ -14,5 +14,8 @@ std::string format_exact(double v);  // 124,439,808
 bool is_exact_integer(double v);
 
 std::string format_quantity(const Quantity& q, const DisplayUnit* display, const UnitTable& units, int digits);
+// A range: its median, and its 90% interval in the median's unit.
+std::string format_range(const Quantity& median, double p5, double p95, const DisplayUnit* display,
+                         const UnitTable& units, int digits);
 
 }  // namespace napkin

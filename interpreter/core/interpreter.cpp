@@ -17,6 +17,7 @@
 namespace napkin {
 
 std::string describe_kind(const Value& v) {
+  if (v.samples) return "a range";
   switch (v.kind) {
     case Value::Kind::Quantity: return "a number";
     case Value::Kind::Bool: return "a boolean";
@@ -42,6 +43,7 @@ const char* kind_name(Value::Kind k) {
 
 Interpreter::Interpreter(Options opts) : opts_(std::move(opts)) {
   register_builtins(*this);
+  register_range_builtins(*this);
   for (const Function& f : opts_.builtins) register_builtin(f);
 }
 Interpreter::~Interpreter() = default;
@@ -96,7 +98,12 @@ std::string Interpreter::show(const Value& v) const { return show(v, opts_.digit
 
 std::string Interpreter::show(const Value& v, int digits) const {
   switch (v.kind) {
-    case Value::Kind::Quantity: return format_quantity(v.q, v.display.get(), units_, digits);
+    case Value::Kind::Quantity:
+      if (v.samples) {
+        const RangeSummary& r = v.samples->summary();
+        return format_range({r.p50, v.q.dim}, r.p5, r.p95, v.display.get(), units_, digits);
+      }
+      return format_quantity(v.q, v.display.get(), units_, digits);
     case Value::Kind::Bool: return v.b ? "true" : "false";
     case Value::Kind::String: return "\"" + *v.s + "\"";
     case Value::Kind::Record: return v.rec->name.empty() ? "<record>" : v.rec->name;

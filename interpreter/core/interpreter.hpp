@@ -14,6 +14,7 @@
 #include "grammar/diagnostic.hpp"
 #include "format.hpp"
 #include "record.hpp"
+#include "samples.hpp"
 #include "units.hpp"
 #include "value.hpp"
 
@@ -108,6 +109,7 @@ inline constexpr std::size_t kMaxFieldsHeld = 250'000;
 struct Options {
   Prober prober;  // null: every probe is unavailable and fallbacks are used
   int digits = 4;
+  std::size_t samples = kDefaultSamples;  // samples per range (samples.hpp)
   bool trace = true;  // record derivations
   std::string stdlib_dir;  // read std/ from here instead of the embedded copy
   // Builtins the program embedding the interpreter adds (the command line
@@ -276,7 +278,17 @@ class Interpreter {
   Value eval_member(const ast::Expr& e, Env* env);
   Value eval_call(const ast::Expr& e, Env* env);
   Value eval_binary(const ast::Expr& e, Env* env);
+  Value scalar_binary(const ast::Expr& e, const Value& l, const Value& r);
   Value eval_measure(const ast::Expr& e, Env* env);
+  Value eval_range(const ast::Expr& e, Env* env);  // `a to b` (ranges.cpp)
+  // Each range's samples, by the node that draws them: evaluating the node
+  // again (the same field in a record made by `with`) gives the same set.
+  struct RangeDraw {
+    Distribution dist = Distribution::Normal;
+    double a = 0, b = 0;
+    std::shared_ptr<const Samples> samples;
+  };
+  std::unordered_map<const ast::Expr*, RangeDraw> range_draws_;
   Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names, CallTrace* ct);
   UnitDef resolve_unit(const ast::UnitExpr& u);
   void check_type(const Slot& slot, const Value& v, Record* r);
@@ -297,6 +309,18 @@ class Interpreter {
   [[noreturn]] void type_error(const Value& v, const ast::Expr* node, const char* expected);
   void register_builtin(Function f);
   Value finite(double v, Dim d, Span span);
+  // Ranges (ranges.cpp). How many samples a range holds.
+  std::size_t samples() const;
+  // Samples of `d` drawn for the range written at `site`, attached to its
+  // point value `nominal`.
+  Value draw_range(const ast::Expr& site, Distribution d, double a, double b, Value nominal);
+  // The samples `v` of an operation's result, attached to its point value:
+  // an error at `span` if a sample is not finite, a plain number if every
+  // sample is the same.
+  Value range_result(std::vector<double> v, Value nominal, Span span);
+  [[noreturn]] void range_compare_error(const ast::Expr& at, const ast::Expr& operand, const Value& v, std::string_view op);
 };
+
+void register_range_builtins(Interpreter& in);
 
 }  // namespace napkin

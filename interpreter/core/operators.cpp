@@ -9,6 +9,7 @@
 #include "grammar/printer.hpp"
 #include "builtins.hpp"
 #include "interpreter.hpp"
+#include "range_ops.hpp"
 #include "interpreter/io/read_source.hpp"
 #include "stack_guard.hpp"
 #include "stdlib_files.hpp"
@@ -53,6 +54,7 @@ Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
     if (r.kind != Value::Kind::Bool) type_error(r, &re, e.op == B::And ? "true or false after 'and'" : "true or false after 'or'");
     return r;
   }
+  if (e.op == B::To) return eval_range(e, env);
   Value l = eval(le, env);
   Value r = eval(re, env);
   if (e.op == B::Eq || e.op == B::Ne) {
@@ -98,6 +100,43 @@ Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
   }
   if ((e.op == B::Mul || e.op == B::Div) && !a.dim.product_in_range(b.dim, e.op == B::Mul ? 1 : -1))
     exponent_error(e, l, r);
+  if (!l.samples && !r.samples) [[likely]]
+    return scalar_binary(e, l, r);
+  if (comparison) range_compare_error(e, l.samples ? le : re, l.samples ? l : r, ast::op_text(e.op));
+  if (e.op == B::Pow && r.samples && !a.dim.dimensionless())
+    fail(codes::bad_power, re.span,
+         fmt::format("{} can only be raised to a whole power, not to a range ({})", dim_name(a.dim), show(r)),
+         "a power of a unit must be one whole number; take the power of a plain number instead");
+  if (e.op == B::Div && r.samples)
+    for (double x : r.samples->v)
+      if (x == 0) {
+        Diagnostic d;
+        d.code = codes::division_by_zero;
+        d.message = "division by zero: the divisor's range includes 0";
+        d.labels.push_back({re.span, fmt::format("this is {}", show(r)), true});
+        d.help = "a range that reaches zero cannot divide; narrow it, or bound it with max()";
+        throw Error(std::move(d));
+      }
+  Value nominal = scalar_binary(e, l, r);
+  nominal.display = nullptr;
+  switch (e.op) {
+    case B::Add: return zip_samples(*this, l, r, std::move(nominal), e.span, [](double x, double y) { return x + y; });
+    case B::Sub: return zip_samples(*this, l, r, std::move(nominal), e.span, [](double x, double y) { return x - y; });
+    case B::Mul: return zip_samples(*this, l, r, std::move(nominal), e.span, [](double x, double y) { return x * y; });
+    case B::Div: return zip_samples(*this, l, r, std::move(nominal), e.span, [](double x, double y) { return x / y; });
+    case B::Pow:
+      return zip_samples(*this, l, r, std::move(nominal), e.span, [](double x, double y) { return std::pow(x, y); });
+    default: break;
+  }
+  fail(codes::internal, e.span, "unknown operator");
+}
+
+// The operator on two numbers (a range's point value), dimensions checked.
+Value Interpreter::scalar_binary(const ast::Expr& e, const Value& l, const Value& r) {
+  using B = ast::BinOp;
+  const ast::Expr& re = *e.items[1];
+  const Quantity& a = l.q;
+  const Quantity& b = r.q;
   switch (e.op) {
     case B::Add: return finite(a.v + b.v, a.dim, e.span);
     case B::Sub: return finite(a.v - b.v, a.dim, e.span);

@@ -11,6 +11,7 @@ namespace napkin {
 
 struct Record;
 struct Function;
+struct Samples;
 
 // How a quantity should be shown when the user asked (`x -> GiB`).
 struct DisplayUnit {
@@ -35,6 +36,10 @@ struct Value {
   std::shared_ptr<const DisplayUnit> display;
   // How a measured value came to be: "measured: ..." or "fallback: ...".
   std::shared_ptr<const std::string> note;
+  // A range (samples.hpp): the quantity's samples, one dimension `q.dim`.
+  // `q.v` is then the formula evaluated at every range's median, what code
+  // that knows nothing of ranges sees; what is shown is the samples' median.
+  std::shared_ptr<const Samples> samples;
 
   static Value quantity(double v, Dim d = {}) {
     Value x;

@@ -36,9 +36,9 @@ int binding(const Expr& e) {
     case ExprKind::Not: return 4;
     case ExprKind::If:
     case ExprKind::Convert: return 0;
-    case ExprKind::Measure: return e.fallback ? 0 : 11;
-    case ExprKind::Negate: return 8;
-    default: return 11;
+    case ExprKind::Measure: return e.fallback ? 0 : 12;
+    case ExprKind::Negate: return 9;
+    default: return 12;
   }
 }
 
@@ -56,7 +56,7 @@ std::size_t string_end(const std::string& text, std::size_t i) {
 std::vector<std::string> pieces(const std::string& text) {
   static const std::vector<std::vector<std::string_view>> loosest_first = {
       {" -> "}, {" or "}, {" and "}, {" == ", " != ", " <= ", " >= ", " < ", " > "},
-      {" + ", " - "}, {" * ", " / "}};
+      {" to "}, {" + ", " - "}, {" * ", " / "}};
   if (text.rfind("if ", 0) == 0 || text.rfind("measure(", 0) == 0) return {text};
   std::vector<bool> outside(text.size(), false);  // outside brackets and strings
   int depth = 0;
@@ -367,7 +367,7 @@ class Formatter {
     const std::uint32_t open = brace_after(e.items[0]->span.end);
     hoist(open, indent, blank);
     std::string base = print(*e.items[0]);
-    if (binding(*e.items[0]) < 11) base = "(" + base + ")";
+    if (binding(*e.items[0]) < 12) base = "(" + base + ")";
     return block(indent, head + base + " with", e.fields, open, e.span.end - 1, blank);
   }
 

@@ -4,7 +4,27 @@
 
 namespace napkin {
 
-nlohmann::ordered_json sweeps_json(const Interpreter& in, const std::vector<SweepResult>& sweeps);
+namespace {
+
+// `j` as dump(2) writes it nested `depth` levels deep: every line after the
+// first indented by two spaces a level (a string holds no raw newline).
+std::string nested(const nlohmann::ordered_json& j, int depth) {
+  const std::string text = j.dump(2);
+  const std::string indent(2 * static_cast<std::size_t>(depth), ' ');
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+}  // namespace
+
+// The sweeps as dump(2) writes the array at `depth`, one row at a time, so
+// that no JSON tree of every row is held.
+std::string sweeps_json_at(const Interpreter& in, const std::vector<SweepResult>& sweeps, int depth);
 
 std::string report_json(const Interpreter& in, const Report& r) {
   using json = nlohmann::ordered_json;
@@ -20,6 +40,20 @@ std::string report_json(const Interpreter& in, const Report& r) {
       } else {
         switch (f.value.kind) {
           case Value::Kind::Quantity:
+            if (f.value.samples) {  // a range: its median, and its quantiles beside it
+              const RangeSummary& q = f.value.samples->summary();
+              v["si"] = q.p50;
+              v["unit"] = in.units().format(f.value.q.dim);
+              json range = json::object();
+              range["p5"] = q.p5;
+              range["p50"] = q.p50;
+              range["p95"] = q.p95;
+              range["mean"] = q.mean;
+              range["sd"] = q.sd;
+              range["samples"] = f.value.samples->v.size();
+              v["range"] = std::move(range);
+              break;
+            }
             v["si"] = f.value.q.v;
             v["unit"] = in.units().format(f.value.q.dim);
             break;
@@ -42,23 +76,29 @@ std::string report_json(const Interpreter& in, const Report& r) {
     j["passed"] = c.passed;
     checks.push_back(std::move(j));
   }
-  json out = json::object();
-  out["values"] = std::move(values);
-  if (!r.sweeps.empty()) out["sweeps"] = sweeps_json(in, r.sweeps);
-  out["checks"] = std::move(checks);
-  return out.dump(2) + "\n";
+  // The object `{values, sweeps, checks}` as dump(2) writes it, with the
+  // sweeps written row by row (sweeps_json_at).
+  std::string out = "{\n  \"values\": " + nested(values, 1);
+  if (!r.sweeps.empty()) out += ",\n  \"sweeps\": " + sweeps_json_at(in, r.sweeps, 1);
+  return out + ",\n  \"checks\": " + nested(checks, 1) + "\n}\n";
 }
 
-nlohmann::ordered_json sweeps_json(const Interpreter& in, const std::vector<SweepResult>& sweeps) {
+std::string sweeps_json_at(const Interpreter& in, const std::vector<SweepResult>& sweeps, int depth) {
   using json = nlohmann::ordered_json;
-  json all = json::array();
-  for (const auto& s : sweeps) {
-    json j = json::object();
-    j["sweep"] = s.title();
-    j["target"] = s.target;
-    j["inputs"] = s.inputs;
-    j["columns"] = s.columns;
-    json rows = json::array();
+  if (sweeps.empty()) return "[]";
+  const std::string in1(2 * (depth + 1), ' '), in2(2 * (depth + 2), ' '), in3(2 * (depth + 3), ' ');
+  std::string out = "[\n";
+  for (std::size_t k = 0; k < sweeps.size(); ++k) {
+    const SweepResult& s = sweeps[k];
+    limit_sweep_points(s, kMaxJsonSweepPoints, "JSON");
+    out += in1 + "{\n";
+    out += in2 + "\"sweep\": " + json(s.title()).dump() + ",\n";
+    out += in2 + "\"target\": " + json(s.target).dump() + ",\n";
+    out += in2 + "\"inputs\": " + nested(json(s.inputs), depth + 2) + ",\n";
+    out += in2 + "\"columns\": " + nested(json(s.columns), depth + 2) + ",\n";
+    out += in2 + "\"rows\": ";
+    if (s.row_count() == 0) out += "[]";
+    else out += "[\n";
     std::vector<SweepColumn::Reader> read;
     for (const auto& col : s.table) read.emplace_back(col);
     for (std::size_t row = 0; row < s.row_count(); ++row) {
@@ -82,12 +122,11 @@ nlohmann::ordered_json sweeps_json(const Interpreter& in, const std::vector<Swee
         }
         r[name] = std::move(c);
       }
-      rows.push_back(std::move(r));
+      out += in3 + nested(r, depth + 3) + (row + 1 < s.row_count() ? ",\n" : "\n" + in2 + "]");
     }
-    j["rows"] = std::move(rows);
-    all.push_back(std::move(j));
+    out += "\n" + in1 + "}" + (k + 1 < sweeps.size() ? ",\n" : "\n");
   }
-  return all;
+  return out + std::string(2 * depth, ' ') + "]";
 }
 
 }  // namespace napkin
@@ -95,9 +134,7 @@ nlohmann::ordered_json sweeps_json(const Interpreter& in, const std::vector<Swee
 namespace napkin {
 
 std::string sweeps_json_text(const Interpreter& in, const std::vector<SweepResult>& sweeps) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  out["sweeps"] = sweeps_json(in, sweeps);
-  return out.dump(2) + "\n";
+  return "{\n  \"sweeps\": " + sweeps_json_at(in, sweeps, 1) + "\n}\n";
 }
 
 }  // namespace napkin

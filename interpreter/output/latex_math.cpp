@@ -37,6 +37,7 @@ const char* math_symbol(char32_t c) {
     case U'≠': return "\\ne";
     case U'→': return "\\to";
     case U'−': return "-";
+    case U'–': return "\\text{--}";  // a range's interval, 121–150
     case U'…': return "\\ldots";
     case U'µ': case U'μ': return "\\mu";
     case U'²': return "^{2}";
@@ -50,7 +51,7 @@ bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0;
 bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 const std::set<std::string>& keywords() {
-  static const std::set<std::string> k{"if", "then", "else", "and", "or", "not", "with", "within", "in"};
+  static const std::set<std::string> k{"if", "then", "else", "and", "or", "not", "with", "within", "in", "to"};
   return k;
 }
 

@@ -1,0 +1,188 @@
+#include "samples.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace napkin {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// xoshiro256**: small, fast, and the same numbers on every platform (the
+// standard library's distributions are not).
+struct Xoshiro {
+  std::uint64_t s[4];
+  explicit Xoshiro(std::uint64_t seed) {
+    for (auto& w : s) w = splitmix64(seed);
+  }
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::uint64_t next() {
+    const std::uint64_t result = rotl(s[1] * 5, 7) * 9;
+    const std::uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+  }
+  // A uniform integer below `bound` (Lemire's multiply-and-reject).
+  std::uint64_t below(std::uint64_t bound) {
+    unsigned __int128 m = static_cast<unsigned __int128>(next()) * bound;
+    auto low = static_cast<std::uint64_t>(m);
+    if (low < bound) {
+      const std::uint64_t threshold = (0 - bound) % bound;
+      while (low < threshold) {
+        m = static_cast<unsigned __int128>(next()) * bound;
+        low = static_cast<std::uint64_t>(m);
+      }
+    }
+    return static_cast<std::uint64_t>(m >> 64);
+  }
+};
+
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 0xcbf29ce484222325ULL) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+// The value at position h of sorted samples, interpolated.
+double at_position(const std::vector<double>& sorted, double h) {
+  const std::size_t i = static_cast<std::size_t>(std::floor(h));
+  if (i + 1 >= sorted.size()) return sorted.back();
+  return sorted[i] + (h - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
+}
+
+}  // namespace
+
+// Acklam's rational approximation (relative error below 1.2e-9), with one
+// step of Halley's method on erfc to bring it to double precision.
+double normal_quantile(double p) {
+  static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                                 1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+  static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                                 6.680131188771972e+01,  -1.328068155288572e+01};
+  static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                                 -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+  static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                                 3.754408661907416e+00};
+  constexpr double low = 0.02425;
+  if (p <= 0) return -INFINITY;
+  if (p >= 1) return INFINITY;
+  double x;
+  if (p < low) {
+    const double q = std::sqrt(-2 * std::log(p));
+    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  } else if (p <= 1 - low) {
+    const double q = p - 0.5, r = q * q;
+    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+  } else {
+    const double q = std::sqrt(-2 * std::log1p(-p));
+    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  const double e = 0.5 * std::erfc(-x / std::sqrt(2.0)) - p;
+  const double u = e * std::sqrt(2 * M_PI) * std::exp(x * x / 2);
+  return x - u / (1 + x * u / 2);
+}
+
+std::uint64_t range_seed(std::string_view file_name, std::string_view file_text, std::size_t begin,
+                         std::string_view expr_text) {
+  const std::size_t slash = file_name.find_last_of("/\\");
+  if (slash != std::string_view::npos) file_name.remove_prefix(slash + 1);
+  std::uint64_t ordinal = 0;
+  if (!expr_text.empty())
+    for (std::size_t at = file_text.find(expr_text); at != std::string_view::npos && at < begin;
+         at = file_text.find(expr_text, at + 1))
+      ++ordinal;
+  std::uint64_t h = fnv1a(expr_text, fnv1a(file_name) ^ 0x5bd1e995ULL);
+  h ^= ordinal * 0x9E3779B97F4A7C15ULL;
+  return splitmix64(h);
+}
+
+std::vector<double> draw(Distribution dist, double a, double b, std::size_t n, std::uint64_t seed) {
+  std::vector<double> v(n);
+  if (n == 0) return v;
+  const double dn = static_cast<double>(n);
+  if (dist == Distribution::Uniform) {
+    for (std::size_t i = 0; i < n; ++i) v[i] = a + (b - a) * ((static_cast<double>(i) + 0.5) / dn);
+  } else {
+    // The normal's quantiles are symmetric: z(1 − p) = −z(p), so half are
+    // computed and the other half mirrored.
+    for (std::size_t i = 0; i < (n + 1) / 2; ++i) {
+      const double z = normal_quantile((static_cast<double>(i) + 0.5) / dn);
+      v[i] = z;
+      v[n - 1 - i] = -z;
+    }
+    if (n % 2) v[n / 2] = 0;
+    if (dist == Distribution::Normal)
+      for (auto& x : v) x = a + b * x;
+    else
+      for (auto& x : v) x = std::exp(a + b * x);
+  }
+  Xoshiro rng(seed);
+  for (std::size_t i = n - 1; i > 0; --i) std::swap(v[i], v[rng.below(i + 1)]);
+  return v;
+}
+
+const RangeSummary& Samples::summary() const {
+  if (summary_) return *summary_;
+  auto s = std::make_unique<RangeSummary>();
+  const std::size_t n = v.size();
+  if (n > 0) {
+    if (sorted_.empty()) {
+      // Three selections instead of a sort: a million samples' median and
+      // ends in a few milliseconds.
+      std::vector<double> w(v);
+      auto quant = [&](double q, std::size_t from, std::size_t to) {
+        const double h = q * static_cast<double>(n - 1);
+        const std::size_t i = std::min(static_cast<std::size_t>(std::floor(h)), n - 1);
+        std::nth_element(w.begin() + static_cast<std::ptrdiff_t>(from), w.begin() + static_cast<std::ptrdiff_t>(i),
+                         w.begin() + static_cast<std::ptrdiff_t>(to));
+        const double lo = w[i];
+        if (i + 1 >= n) return std::make_pair(lo, i);
+        const double hi = *std::min_element(w.begin() + static_cast<std::ptrdiff_t>(i + 1), w.begin() + static_cast<std::ptrdiff_t>(to));
+        return std::make_pair(lo + (h - static_cast<double>(i)) * (hi - lo), i);
+      };
+      const auto [p50, i50] = quant(0.5, 0, n);
+      s->p50 = p50;
+      s->p5 = quant(0.05, 0, i50 + 1).first;
+      s->p95 = quant(0.95, i50, n).first;
+    } else {
+      s->p5 = at_position(sorted_, 0.05 * static_cast<double>(n - 1));
+      s->p50 = at_position(sorted_, 0.5 * static_cast<double>(n - 1));
+      s->p95 = at_position(sorted_, 0.95 * static_cast<double>(n - 1));
+    }
+    double sum = 0;
+    for (double x : v) sum += x;
+    s->mean = sum / static_cast<double>(n);
+    double ss = 0;
+    for (double x : v) ss += (x - s->mean) * (x - s->mean);
+    s->sd = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0;
+  }
+  summary_ = std::move(s);
+  return *summary_;
+}
+
+double Samples::quantile(double q) const {
+  if (v.empty()) return 0;
+  if (sorted_.empty()) {
+    sorted_ = v;
+    std::sort(sorted_.begin(), sorted_.end());
+  }
+  return at_position(sorted_, q * static_cast<double>(v.size() - 1));
+}
+
+}  // namespace napkin

@@ -1,0 +1,186 @@
+// Ranges as values: `a to b` recovers its ends as the 5th and 95th
+// percentiles, a range used twice is the same samples, results are the same
+// on every run, and a range meets every operator and builtin sample by sample.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "interpreter/analysis/sensitivity.hpp"
+#include "interpreter/core/samples.hpp"
+#include "support.hpp"
+
+using napkin::Interpreter;
+using napkin::Options;
+using napkin::Value;
+using napkin::test::Session;
+
+namespace {
+
+struct Ranges {
+  Interpreter in;
+  napkin::Module* module = nullptr;
+  explicit Ranges(std::size_t samples = napkin::kDefaultSamples) : in(make(samples)) {}
+  static Options make(std::size_t n) {
+    Options o;
+    o.samples = n;
+    return o;
+  }
+  int loaded = 0;
+  void load(const std::string& text) {
+    module = in.load_source("ranges" + std::to_string(loaded++) + ".napkin", text, "");
+  }
+  Value eval(const std::string& expr) {
+    return in.eval_in(module ? module : in.prelude(), in.parse_snippet("<expr>", expr));
+  }
+  std::string show(const std::string& expr) { return in.show(eval(expr)); }
+  std::string error(const std::string& expr) {
+    try {
+      eval(expr);
+    } catch (const napkin::Error& e) {
+      return render(e.diagnostic());
+    }
+    return "";
+  }
+};
+
+double rel(double a, double b) { return std::fabs(a - b) / std::fabs(b); }
+
+}  // namespace
+
+TEST_CASE("normal_quantile is the standard normal's inverse", "[ranges]") {
+  CHECK(napkin::normal_quantile(0.5) == 0);
+  CHECK(std::fabs(napkin::normal_quantile(0.95) - 1.6448536269514722) < 1e-14);
+  CHECK(std::fabs(napkin::normal_quantile(0.05) + 1.6448536269514722) < 1e-14);
+  CHECK(std::fabs(napkin::normal_quantile(0.975) - 1.959963984540054) < 1e-14);
+  CHECK(std::fabs(napkin::normal_quantile(1e-6) + 4.753424308822899) < 1e-12);
+}
+
+TEST_CASE("5 to 10 recovers its 5th and 95th percentiles within 1% at 100k samples", "[ranges]") {
+  Ranges r(100'000);
+  r.load("let x = 5 to 10\nlet y = -5 to 10\n");
+  const Value x = r.eval("x");
+  REQUIRE(x.samples);
+  CHECK(x.samples->v.size() == 100'000);
+  const auto& s = x.samples->summary();
+  CHECK(rel(s.p5, 5) < 0.01);
+  CHECK(rel(s.p95, 10) < 0.01);
+  CHECK(rel(s.p50, std::sqrt(50.0)) < 0.001);  // lognormal: the median is the geometric mean
+  CHECK(x.q.v == Approx(std::sqrt(50.0)));     // the point value is the median
+  // Stratified samples land closer than 1%: within a sample's spacing.
+  CHECK(rel(s.p5, 5) < 1e-4);
+  CHECK(rel(s.p95, 10) < 1e-4);
+  // An end at or below zero: normal.
+  const auto& n = r.eval("y").samples->summary();
+  CHECK(std::fabs(n.p5 + 5) < 0.01 * 5);
+  CHECK(rel(n.p95, 10) < 0.01);
+  CHECK(rel(n.mean, 2.5) < 1e-9);
+  CHECK(r.eval("p5(x)").q.v == s.p5);
+  CHECK(r.eval("p95(x)").q.v == s.p95);
+  CHECK(r.eval("median(x)").q.v == s.p50);
+  CHECK(r.eval("quantile(x, 5%)").q.v == Approx(s.p5).epsilon(1e-12));
+}
+
+TEST_CASE("a range used twice is the same samples: x - x is exactly 0", "[ranges]") {
+  Ranges r;
+  r.load("let x = 35% to 55%\nlet z = x - x\nlet q = x / x\nlet w = 35% to 55%\n");
+  const Value z = r.eval("z");
+  CHECK_FALSE(z.samples);  // every sample 0: a plain number
+  CHECK(z.q.v == 0);
+  CHECK(r.eval("z == 0").b);
+  CHECK(r.eval("q").q.v == 1);
+  // Written twice, two ranges: independent, so their difference is spread.
+  const Value d = r.eval("x - w");
+  REQUIRE(d.samples);
+  CHECK(d.samples->summary().sd > 0.05);
+  // A record made by `with` draws its range from the same place.
+  r.load("scenario s {\n  mfu = 35% to 55%\n  batch = 8\n  rate = batch * mfu\n}\nlet t = s with { batch = 16 }\n");
+  CHECK(r.eval("sd(t.rate / s.rate - 2)").q.v == 0);
+}
+
+TEST_CASE("ranges are the same bytes on every run, and differ by where they are written", "[ranges]") {
+  auto shown = [] {
+    Ranges r;
+    r.load("let a = 1 GB to 3 GB\nlet b = normal(10 ms, 1 ms)\nlet c = uniform(2, 4)\nlet d = a / b * c\n");
+    return r.show("d") + " | " + r.show("a") + " | " + r.show("b") + " | " + r.show("c");
+  };
+  const std::string first = shown();
+  CHECK(first == shown());
+  CHECK(first.find("(90%: ") != std::string::npos);
+  // Same text, another occurrence: another stream.
+  const auto s1 = napkin::range_seed("f.napkin", "x = 1 to 2\ny = 1 to 2\n", 4, "1 to 2");
+  const auto s2 = napkin::range_seed("f.napkin", "x = 1 to 2\ny = 1 to 2\n", 15, "1 to 2");
+  const auto s3 = napkin::range_seed("dir/f.napkin", "x = 1 to 2\ny = 1 to 2\n", 4, "1 to 2");
+  CHECK(s1 != s2);
+  CHECK(s1 == s3);  // the directory does not count
+}
+
+TEST_CASE("a range prints as its median and its 90% interval", "[ranges]") {
+  Ranges r;
+  CHECK(r.show("100 token/s to 200 token/s") == "141.4 token/s (90%: 100–200)");
+  CHECK(r.show("35% to 55%") == "43.87% (90%: 35–55)");
+  CHECK(r.show("(1 GB to 2 GB) -> GiB") == "1.317 GiB (90%: 0.931–1.86)");
+  CHECK(r.show("5 to 5") == "5");
+  CHECK(r.show("uniform(0 ms, 10 ms)") == "5 ms (90%: 0.5–9.5)");
+}
+
+TEST_CASE("operators and builtins work sample by sample", "[ranges]") {
+  Ranges r;
+  r.load("let x = 2 to 8\nlet t = 1 ms to 4 ms\n");
+  const Value y = r.eval("max(x, 4)");
+  REQUIRE(y.samples);
+  for (double v : y.samples->v) CHECK(v >= 4);
+  const Value sq = r.eval("sqrt(x * x)");
+  const Value x = r.eval("x");
+  for (std::size_t i = 0; i < 100; ++i) CHECK(sq.samples->v[i] == Approx(x.samples->v[i]));
+  CHECK(r.eval("-x").samples->summary().p95 == Approx(-x.samples->summary().p5));
+  for (double v : r.eval("ceil(x)").samples->v) CHECK(v == std::ceil(v));
+  CHECK(r.eval("sum([x, x, 1])").samples->summary().p50 == Approx(2 * x.samples->summary().p50 + 1));
+  CHECK(r.eval("p95(1 / t)").q.v == Approx(1 / r.eval("p5(t)").q.v).epsilon(1e-3));
+  CHECK(r.eval("median(4)").q.v == 4);
+  CHECK(r.eval("sd(4 GB)").q.v == 0);
+}
+
+TEST_CASE("ranges meet comparisons, checks and bad ends with clear errors", "[ranges]") {
+  Ranges r;
+  r.load("let x = 1 GB to 2 GB\n");
+  CHECK(r.error("x <= 80 GB").find("E0211") != std::string::npos);
+  CHECK(r.error("x <= 80 GB").find("p95(x)") != std::string::npos);
+  CHECK(r.error("p95(x) <= 80 GB").empty());
+  CHECK(r.eval("p95(x) <= 80 GB").b);
+  CHECK(r.error("1 GB to 2 s").find("E0210") != std::string::npos);
+  CHECK(r.error("2 to 1").find("E0402") != std::string::npos);
+  CHECK(r.error("(1 to 2) to 3").find("E0402") != std::string::npos);
+  CHECK(r.error("normal(1, -1)").find("E0402") != std::string::npos);
+  CHECK(r.error("1 / (-1 to 1)").find("E0400") != std::string::npos);
+  CHECK(r.error("ln(-1 to 1)").find("E0401") != std::string::npos);
+  CHECK(r.error("2 GB ^ (1 to 2)").find("E0205") != std::string::npos);
+  CHECK(r.error("quantile(x, 2)").find("E0306") != std::string::npos);
+}
+
+TEST_CASE("sensitivity gives a range input its share of the variance", "[ranges]") {
+  Ranges r;
+  r.load(
+      "scenario s {\n"
+      "  a = 1 to 10\n"
+      "  b = 1 to 1.1\n"
+      "  k = 3\n"
+      "  y = k * a * b\n"
+      "}\n");
+  auto res = napkin::sensitivity(r.in, r.module, "s.y");
+  REQUIRE(res.has_ranges);
+  const napkin::SensitivityInput* a = nullptr;
+  const napkin::SensitivityInput* b = nullptr;
+  for (const auto& i : res.inputs) {
+    if (i.label == "s.a") a = &i;
+    if (i.label == "s.b") b = &i;
+  }
+  REQUIRE(a);
+  REQUIRE(b);
+  REQUIRE(a->has_share);
+  REQUIRE(b->has_share);
+  CHECK(a->variance_share > 0.95);
+  CHECK(b->variance_share < 0.05);
+  CHECK(a->ok);
+  CHECK(a->elasticity == 1);  // exact at the point value
+}
