@@ -150,12 +150,22 @@ bool UnitTable::declare_base(const std::string& name) {
   const std::size_t i = base_names_.size();
   base_names_.push_back(name);
   exact_[name] = Entry{{1, Dim::base(i)}, true, false};
+  last_valid_ = false;
   return true;
 }
 
 void UnitTable::declare_derived(const std::string& name, UnitDef def) { exact_[name] = Entry{def, false, false}; }
 
 std::string UnitTable::format(const Dim& d) const {
+  if (last_valid_ && d == last_dim_) return last_text_;
+  std::string text = format_uncached(d);
+  last_dim_ = d;
+  last_text_ = text;
+  last_valid_ = true;
+  return text;
+}
+
+std::string UnitTable::format_uncached(const Dim& d) const {
   std::string num, den;
   for (std::size_t i = 0; i < base_names_.size(); ++i) {
     const int p = d.e[i];

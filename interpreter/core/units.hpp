@@ -41,8 +41,14 @@ class UnitTable {
     bool si = false;   // k M G T P E
     bool iec = false;  // Ki Mi Gi Ti Pi Ei
   };
+  std::string format_uncached(const Dim& d) const;
   std::map<std::string, Entry> exact_;
   std::vector<std::string> base_names_;
+  // The last dimension formatted and its text: a table's column formats the
+  // same dimension for every cell. A new base unit empties it.
+  mutable Dim last_dim_;
+  mutable std::string last_text_;
+  mutable bool last_valid_ = false;
 };
 
 }  // namespace napkin

@@ -108,6 +108,7 @@ std::string cell(const Interpreter& in, const SweepCell& c) {
 }
 
 std::string sweep_latex(const Interpreter& in, const SweepResult& s) {
+  limit_sweep_points(s, kMaxLatexSweepPoints, "LaTeX");
   std::string out = fmt::format("\\section*{{sweep \\texttt{{{}}}}}\n", latex_text(s.title()));
   std::vector<std::string> head = s.inputs;
   head.insert(head.end(), s.columns.begin(), s.columns.end());

@@ -17,6 +17,15 @@ std::string checks_text(const Interpreter& in, const std::vector<CheckResult>& c
 std::string check_failure_text(const Interpreter& in, const CheckResult& c);
 std::string sweeps_json_text(const Interpreter& in, const std::vector<SweepResult>& sweeps);
 
+// A sweep's points each format shows at most: a table of a million points is
+// a CSV file (or text), not a JSON document of half a gigabyte, a TOML file
+// built from it, or a LaTeX table no page holds. Past them, E0702 at the
+// sweep, saying which format takes the whole table.
+inline constexpr std::size_t kMaxJsonSweepPoints = 100'000;
+inline constexpr std::size_t kMaxTomlSweepPoints = 10'000;
+inline constexpr std::size_t kMaxLatexSweepPoints = 10'000;
+void limit_sweep_points(const SweepResult& s, std::size_t limit, const char* format);
+
 // Markdown for review comments, LaTeX for lecture notes, TOML with the JSON's content.
 std::string report_markdown(const Interpreter& in, const Report& r);
 std::string report_latex(const Interpreter& in, const Report& r);

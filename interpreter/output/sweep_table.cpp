@@ -2,14 +2,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
+#include <string_view>
 
 #include "interpreter/sweep/sweep.hpp"
+#include "output.hpp"
 
 namespace napkin {
 namespace {
 
-std::size_t width(const std::string& s) {
+std::size_t width(std::string_view s) {
   return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
@@ -32,45 +35,72 @@ std::vector<SweepColumn::Reader> readers(const SweepResult& s) {
   return r;
 }
 
+// Every cell is formatted once, into one buffer of text and an offset per
+// cell, so the widths are known before a line is written: a million-point
+// sweep's table holds its text once, not a string per cell.
+struct CellTexts {
+  std::string text;
+  std::vector<std::size_t> ends;     // cell i is text[ends[i-1], ends[i])
+  std::vector<std::uint32_t> width;  // cell i's width in characters
+  std::string_view at(std::size_t i) const {
+    const std::size_t from = i ? ends[i - 1] : 0;
+    return std::string_view(text).substr(from, ends[i] - from);
+  }
+};
+
+// The cells row by row, and each column's width and whether it is numeric.
+CellTexts format_cells(const Interpreter& in, const SweepResult& s, std::vector<std::size_t>* widths,
+                       std::vector<bool>* numeric) {
+  CellTexts t;
+  const std::size_t rows = s.row_count(), cols = s.width();
+  t.ends.reserve(rows * cols);
+  t.width.reserve(rows * cols);
+  t.text.reserve(rows * cols * 14);
+  auto read = readers(s);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t i = 0; i < cols; ++i) {
+      const SweepCell& c = read[i](r);
+      const std::string cell = shown(in, c);
+      t.text += cell;
+      t.ends.push_back(t.text.size());
+      const std::size_t cw = width(cell);
+      t.width.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(cw, UINT32_MAX)));
+      if (widths) (*widths)[i] = std::max((*widths)[i], cw);
+      if (numeric && c.ok && c.value.kind != Value::Kind::Quantity) (*numeric)[i] = false;
+    }
+  return t;
+}
+
 }  // namespace
 
-// Two passes over the cells, one for the column widths and one to write
-// them, so that a large sweep's table never holds every cell's text.
 std::string sweep_text(const Interpreter& in, const SweepResult& s) {
   const auto h = header(s);
-  const std::size_t rows = s.row_count();
   std::vector<std::size_t> w(h.size());
   for (std::size_t i = 0; i < h.size(); ++i) w[i] = width(h[i]);
   std::vector<bool> numeric(h.size(), true);
-  auto read = readers(s);
-  for (std::size_t i = 0; i < h.size(); ++i)
-    for (std::size_t r = 0; r < rows; ++r) {
-      const SweepCell& c = read[i](r);
-      w[i] = std::max(w[i], width(shown(in, c)));
-      if (c.ok && c.value.kind != Value::Kind::Quantity) numeric[i] = false;
-    }
-  fmt::memory_buffer out;
-  auto it = std::back_inserter(out);
-  fmt::format_to(it, "sweep {}\n", s.title());
-  std::string line;
-  auto pad = [&](const std::string& t, std::size_t i) {
-    const std::string fill(w[i] - width(t), ' ');
-    line += "  ";
-    line += numeric[i] ? fill + t : t + fill;
+  const CellTexts cells = format_cells(in, s, &w, &numeric);
+  std::string out = fmt::format("sweep {}\n", s.title());
+  std::size_t line_width = 0;
+  for (std::size_t x : w) line_width += x + 2;
+  out.reserve(out.size() + (s.row_count() + 1) * (line_width + 1));
+  auto pad = [&](std::string_view t, std::size_t tw, std::size_t i) {
+    const std::size_t fill = w[i] - tw;
+    out += "  ";
+    if (numeric[i]) out.append(fill, ' ');
+    out += t;
+    if (!numeric[i]) out.append(fill, ' ');
   };
   auto end_line = [&] {
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    line += '\n';
-    out.append(line.data(), line.data() + line.size());
-    line.clear();
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += '\n';
   };
-  for (std::size_t i = 0; i < h.size(); ++i) pad(h[i], i);
+  for (std::size_t i = 0; i < h.size(); ++i) pad(h[i], width(h[i]), i);
   end_line();
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t i = 0; i < h.size(); ++i) pad(shown(in, read[i](r)), i);
+  for (std::size_t r = 0, k = 0; r < s.row_count(); ++r) {
+    for (std::size_t i = 0; i < h.size(); ++i, ++k) pad(cells.at(k), cells.width[k], i);
     end_line();
   }
-  return fmt::to_string(out);
+  return out;
 }
 
 std::string sweep_markdown(const Interpreter& in, const SweepResult& s) {
@@ -83,10 +113,22 @@ std::string sweep_markdown(const Interpreter& in, const SweepResult& s) {
   auto read = readers(s);
   for (std::size_t r = 0; r < s.row_count(); ++r) {
     out += "|";
-    for (std::size_t i = 0; i < h.size(); ++i) out += " " + shown(in, read[i](r)) + " |";
+    for (std::size_t i = 0; i < h.size(); ++i) {
+      out += ' ';
+      out += shown(in, read[i](r));
+      out += " |";
+    }
     out += "\n";
   }
   return out;
+}
+
+void limit_sweep_points(const SweepResult& s, std::size_t limit, const char* format) {
+  if (s.row_count() <= limit) return;
+  fail(codes::size_limit, s.stmt ? s.stmt->span : Span{},
+       fmt::format("sweep {} has {} points, and {} shows at most {}", s.title(), format_exact(static_cast<double>(s.row_count())),
+                   format, format_exact(static_cast<double>(limit))),
+       "`napkin sweep FILE --format csv` (or the text table) writes every point; or sweep fewer values");
 }
 
 std::string sweep_csv(const Interpreter& in, const SweepResult& s) {

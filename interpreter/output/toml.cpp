@@ -49,7 +49,10 @@ std::string toml_text(const std::string& json_text) {
 
 }  // namespace
 
-std::string report_toml(const Interpreter& in, const Report& r) { return toml_text(report_json(in, r)); }
+std::string report_toml(const Interpreter& in, const Report& r) {
+  for (const auto& sw : r.sweeps) limit_sweep_points(sw, kMaxTomlSweepPoints, "TOML");
+  return toml_text(report_json(in, r));
+}
 
 std::string explain_toml(const ExplainNode& root) { return toml_text(explain_json(root)); }
 
