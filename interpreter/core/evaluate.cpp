@@ -258,35 +258,30 @@ void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
 }
 
 // Which standard module defines `name` at its top level ("" if none). The
-// modules are parsed, not loaded: loading one would declare its units.
+// built-in modules' names were listed when napkin was built; a module from
+// --stdlib is parsed, not loaded: loading one would declare its units.
 std::string Interpreter::std_module_defining(const std::string& name) {
   if (!std_index_built_) {
     std_index_built_ = true;
-    for (const auto& mod : std_modules()) {
-      SourceFile file;
-      file.name = "std/" + mod;
-      bool found = false;
+    for (std::size_t i = 0; i < kStdlibCount; ++i) {
+      const std::string mod = kStdlib[i].name;
       if (!opts_.stdlib_dir.empty()) {
         std::ifstream in(fs::path(opts_.stdlib_dir) / (mod + ".napkin"), std::ios::binary);
         if (in) {
           std::ostringstream ss;
           ss << in.rdbuf();
-          file.text = ss.str();
-          found = true;
+          const SourceFile file{"std/" + mod, ss.str(), ""};
+          try {
+            for (const auto& st : parse_module(file).statements)
+              if (st.kind == ast::StmtKind::Let || st.kind == ast::StmtKind::Fn || st.kind == ast::StmtKind::Record)
+                std_index_.emplace(st.name, mod);
+          } catch (const Error&) {
+            // A broken --stdlib file says so when it is imported.
+          }
+          continue;
         }
       }
-      for (std::size_t i = 0; !found && i < kStdlibCount; ++i)
-        if (mod == kStdlib[i].name) {
-          file.text.assign(kStdlib[i].text, kStdlib[i].size);
-          found = true;
-        }
-      try {
-        for (const auto& st : parse_module(file).statements)
-          if (st.kind == ast::StmtKind::Let || st.kind == ast::StmtKind::Fn || st.kind == ast::StmtKind::Record)
-            std_index_.emplace(st.name, mod);
-      } catch (const Error&) {
-        // A broken --stdlib file says so when it is imported.
-      }
+      for (std::size_t j = 0; j < kStdlib[i].name_count; ++j) std_index_.emplace(kStdlib[i].names[j], mod);
     }
   }
   auto it = std_index_.find(name);

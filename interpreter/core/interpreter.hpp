@@ -22,6 +22,7 @@ namespace napkin {
 
 class Interpreter;
 struct Module;
+struct CompiledAst;
 
 struct CallArgs {
   const ast::Expr* call = nullptr;     // the call expression, for spans
@@ -256,7 +257,9 @@ class Interpreter {
   std::size_t call_depth_ = 0;
   std::size_t eval_depth_ = 0;
 
-  Module* load_parsed(std::unique_ptr<SourceFile> file);
+  // `compiled`: the file's tree as the build stored it (the built-in
+  // standard library), read back instead of parsing the text.
+  Module* load_parsed(std::unique_ptr<SourceFile> file, const CompiledAst* compiled = nullptr);
   std::unique_ptr<SourceFile> read_import(Module* from, const ast::Stmt& imp);
   void register_bindings(Module* m);
   void declare_units(Module* m);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "grammar/compiled_ast.hpp"
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
 #include "builtins.hpp"
@@ -54,6 +55,7 @@ Module* Interpreter::load_std(const std::string& name) {
   auto file = std::make_unique<SourceFile>();
   file->name = display;
   bool found = false;
+  const CompiledAst* compiled = nullptr;  // the built-in copy's tree, parsed when napkin was built
   if (!opts_.stdlib_dir.empty()) {
     // A module the directory lacks comes from the built-in copy; one it has
     // is read as any source file is: a regular file, up to the size limit.
@@ -70,10 +72,11 @@ Module* Interpreter::load_std(const std::string& name) {
   for (std::size_t i = 0; !found && i < kStdlibCount; ++i)
     if (name == kStdlib[i].name) {
       file->text.assign(kStdlib[i].text, kStdlib[i].size);
+      compiled = &kStdlib[i].ast;
       found = true;
     }
   if (!found) return nullptr;
-  Module* m = load_parsed(std::move(file));
+  Module* m = load_parsed(std::move(file), compiled);
   m->is_std = true;
   return m;
 }
@@ -100,14 +103,14 @@ std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::St
   return file;
 }
 
-Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file) {
+Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const CompiledAst* compiled) {
   const std::string key = file->name;
   if (auto it = loaded_.find(key); it != loaded_.end()) return it->second;
   auto mod = std::make_unique<Module>();
   Module* m = mod.get();
   m->file = std::move(file);
   modules_.push_back(std::move(mod));  // owned before parsing: an error's spans point into its file
-  m->ast = parse_module(*m->file);
+  m->ast = compiled ? load_compiled_ast(*compiled, *m->file) : parse_module(*m->file);
   m->env = new_env(nullptr, nullptr, m);
 
   loading_.push_back(key);

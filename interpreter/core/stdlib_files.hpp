@@ -1,7 +1,10 @@
 #pragma once
-// The standard library's .napkin files, embedded at build time
-// (stdlib/embed.cmake writes the table).
+// The standard library's .napkin files, embedded at build time: each one's
+// text, its syntax tree compiled to words, and the names it defines
+// (napkin-embed-stdlib, stdlib/embed/main.cpp, writes the table).
 #include <cstddef>
+
+#include "grammar/compiled_ast.hpp"
 
 namespace napkin {
 
@@ -9,6 +12,9 @@ struct EmbeddedFile {
   const char* name;  // "transformer" for stdlib/transformer.napkin
   const char* text;
   std::size_t size;
+  CompiledAst ast;           // the text's tree: spans are offsets into `text`
+  const char* const* names;  // what it defines at its top level (let, fn, record), in order
+  std::size_t name_count;
 };
 
 extern const EmbeddedFile kStdlib[];
