@@ -65,8 +65,10 @@ double at_position(const std::vector<double>& sorted, double h) {
 
 }  // namespace
 
-// Acklam's rational approximation (relative error below 1.2e-9), with one
-// step of Halley's method on erfc to bring it to double precision.
+// Acklam's rational approximation: relative error below 1.2e-9, far below
+// a sample's spacing, in a few nanoseconds (a step of Halley's method on
+// erfc would bring it to double precision at ten times the cost, and made
+// drawing a million samples take 14 ms instead of 2).
 double normal_quantile(double p) {
   static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
                                  1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
@@ -93,9 +95,7 @@ double normal_quantile(double p) {
     x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
         ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
   }
-  const double e = 0.5 * std::erfc(-x / std::sqrt(2.0)) - p;
-  const double u = e * std::sqrt(2 * M_PI) * std::exp(x * x / 2);
-  return x - u / (1 + x * u / 2);
+  return x;
 }
 
 std::uint64_t range_seed(std::string_view file_name, std::string_view file_text, std::size_t begin,
@@ -137,40 +137,84 @@ std::vector<double> draw(Distribution dist, double a, double b, std::size_t n, s
   return v;
 }
 
+namespace {
+
+// The order statistics at `ranks` (0-based, ascending) of `v`, whose
+// smallest and largest values are `lo` and `hi`: one pass counts the values
+// in 4,096 bins between them, a second gathers the few bins that hold the
+// ranks, and a selection in each finds the value. A million samples' three
+// percentiles in a few milliseconds, where selecting in a copy of the whole
+// set took twenty.
+std::vector<double> order_statistics(const std::vector<double>& v, double lo, double hi,
+                                     const std::vector<std::size_t>& ranks) {
+  constexpr std::size_t kBins = 4096;
+  const double scale = hi > lo ? static_cast<double>(kBins) / (hi - lo) : 0;
+  auto bin = [&](double x) { return std::min(kBins - 1, static_cast<std::size_t>((x - lo) * scale)); };
+  std::vector<std::size_t> count(kBins, 0);
+  for (double x : v) ++count[bin(x)];
+  // Which bin holds each rank, and its rank within the bin.
+  std::vector<std::size_t> where(ranks.size()), within(ranks.size());
+  std::vector<int> slot(kBins, -1);
+  std::vector<std::vector<double>> gathered;
+  std::size_t b = 0, before = 0;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    while (before + count[b] <= ranks[i]) before += count[b++];
+    where[i] = b;
+    within[i] = ranks[i] - before;
+    if (slot[b] < 0) {
+      slot[b] = static_cast<int>(gathered.size());
+      gathered.emplace_back();
+      gathered.back().reserve(count[b]);
+    }
+  }
+  for (double x : v)
+    if (const int k = slot[bin(x)]; k >= 0) gathered[static_cast<std::size_t>(k)].push_back(x);
+  std::vector<double> out(ranks.size());
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    auto& g = gathered[static_cast<std::size_t>(slot[where[i]])];
+    auto at = g.begin() + static_cast<std::ptrdiff_t>(within[i]);
+    std::nth_element(g.begin(), at, g.end());
+    out[i] = *at;
+  }
+  return out;
+}
+
+}  // namespace
+
 const RangeSummary& Samples::summary() const {
   if (summary_) return *summary_;
   auto s = std::make_unique<RangeSummary>();
   const std::size_t n = v.size();
   if (n > 0) {
-    if (sorted_.empty()) {
-      // Three selections instead of a sort: a million samples' median and
-      // ends in a few milliseconds.
-      std::vector<double> w(v);
-      auto quant = [&](double q, std::size_t from, std::size_t to) {
-        const double h = q * static_cast<double>(n - 1);
-        const std::size_t i = std::min(static_cast<std::size_t>(std::floor(h)), n - 1);
-        std::nth_element(w.begin() + static_cast<std::ptrdiff_t>(from), w.begin() + static_cast<std::ptrdiff_t>(i),
-                         w.begin() + static_cast<std::ptrdiff_t>(to));
-        const double lo = w[i];
-        if (i + 1 >= n) return std::make_pair(lo, i);
-        const double hi = *std::min_element(w.begin() + static_cast<std::ptrdiff_t>(i + 1), w.begin() + static_cast<std::ptrdiff_t>(to));
-        return std::make_pair(lo + (h - static_cast<double>(i)) * (hi - lo), i);
-      };
-      const auto [p50, i50] = quant(0.5, 0, n);
-      s->p50 = p50;
-      s->p5 = quant(0.05, 0, i50 + 1).first;
-      s->p95 = quant(0.95, i50, n).first;
-    } else {
-      s->p5 = at_position(sorted_, 0.05 * static_cast<double>(n - 1));
-      s->p50 = at_position(sorted_, 0.5 * static_cast<double>(n - 1));
-      s->p95 = at_position(sorted_, 0.95 * static_cast<double>(n - 1));
+    double lo = v[0], hi = v[0], sum = 0;
+    for (double x : v) {
+      lo = x < lo ? x : lo;
+      hi = x > hi ? x : hi;
+      sum += x;
     }
-    double sum = 0;
-    for (double x : v) sum += x;
     s->mean = sum / static_cast<double>(n);
     double ss = 0;
     for (double x : v) ss += (x - s->mean) * (x - s->mean);
     s->sd = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0;
+    const double qs[] = {0.05, 0.5, 0.95};
+    double* outs[] = {&s->p5, &s->p50, &s->p95};
+    if (!sorted_.empty()) {
+      for (int i = 0; i < 3; ++i) *outs[i] = at_position(sorted_, qs[i] * static_cast<double>(n - 1));
+    } else {
+      // Each quantile interpolates between the order statistics k and k + 1.
+      std::vector<std::size_t> ranks;
+      for (double q : qs) {
+        const auto k = static_cast<std::size_t>(std::floor(q * static_cast<double>(n - 1)));
+        ranks.push_back(k);
+        ranks.push_back(std::min(k + 1, n - 1));
+      }
+      const std::vector<double> x = order_statistics(v, lo, hi, ranks);
+      for (int i = 0; i < 3; ++i) {
+        const double h = qs[i] * static_cast<double>(n - 1);
+        const double frac = h - std::floor(h);
+        *outs[i] = x[2 * i] + frac * (x[2 * i + 1] - x[2 * i]);
+      }
+    }
   }
   summary_ = std::move(s);
   return *summary_;

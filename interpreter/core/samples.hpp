@@ -63,7 +63,7 @@ enum class Distribution { Normal, LogNormal, Uniform };
 // b = σ of the logarithm), Uniform(a = low, b = high).
 std::vector<double> draw(Distribution d, double a, double b, std::size_t n, std::uint64_t seed);
 
-// The standard normal's quantile function, to about 1e-15 relative.
+// The standard normal's quantile function, to about 1e-9 relative.
 double normal_quantile(double p);
 
 }  // namespace napkin
