@@ -6,8 +6,12 @@
 //
 // The one line reads as a textbook writes it, so it leaves out bookkeeping
 // that only makes units agree: factors and divisors of 1 (`· 1 token`,
-// `/ 1 token`), and terms that are zero (`+ 0 B` from a layer kind the model
-// does not have). The tree (`explain` without --flat) keeps them all.
+// `/ 1 token`), terms that are zero (`+ 0 B` from a layer kind the model
+// does not have), and a conversion of the whole formula (`-> GiB`: the
+// result says its unit). An input of a record (a field declared with a
+// type, such as a model's head_dim) stands as its value even where its
+// default formula computed it. The tree (`explain` without --flat) keeps
+// them all.
 #include <functional>
 #include <optional>
 #include <unordered_map>
@@ -120,6 +124,10 @@ struct Flattener {
     const Trace* inner = nullptr;
     if (te->rec) {
       const Slot& slot = te->rec->slots()[te->field];
+      // An input (a field declared with a type) is a figure of the record's
+      // spec, shown as a value even where a default formula computed it: a
+      // model's head_dim is 128, as the model card writes it, not 4,096 / 32.
+      if (slot.type_decl) return value_leaf(e, te->value);
       if (slot.decl && slot.decl->value) {
         formula = slot.decl->value.get();
         inner = &te->rec->state[te->field].trace;
@@ -175,7 +183,10 @@ struct Flattener {
 
 std::string flat_formula(const Interpreter& in, const ast::Expr& formula, const Trace& trace) {
   Flattener f{in, {}, {}, {}};
-  ExprPtr tree = f.build(formula, trace);
+  // `... -> GiB`: the result that follows says the unit.
+  const ast::Expr* root = &formula;
+  while (root->kind == ExprKind::Convert) root = root->items[0].get();
+  ExprPtr tree = f.build(*root, trace);
   PrintOptions o;
   o.pretty = true;
   o.substitute = [&](const Expr& node, bool) -> std::optional<std::string> {

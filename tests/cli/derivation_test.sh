@@ -3,7 +3,7 @@
 # `explain` (text, Markdown, LaTeX), `--flat` puts the whole derivation on one
 # line, and `run --steps` opens the functions each formula calls. The figures
 # are the lab's and the exercise's, worked by hand:
-#   KV = 8 heads · (128 + 128) · 2 B · 32 layers · 131,072 tokens = 2^34 B = 16 GiB
+#   KV = 2 (K and V) · 32 layers · 8 heads · 128 · 131,072 tokens · 2 B = 2^34 B = 16 GiB
 #   decode with KV = 1 token / (7.362 ms + 303.9 µs) = 130.4 token/s
 set -u
 napkin=$1
@@ -20,19 +20,34 @@ expect_in explain.head_dim "$tmp/tree" 'llama3_8b\.head_dim = d_model / heads$'
 expect_in explain.head_dim_value "$tmp/tree" '= 4,096 / 32$'
 expect_in explain.layers "$tmp/tree" 'llama3_8b\.layers = 32$'
 expect_in explain.context "$tmp/tree" '= 131,072 token / 1 token$'
-expect_in explain.bytes_per_value "$tmp/tree" 'bf16\.bytes_per_value = bytes_per_param · 1 param$'
-expect_in explain.two_bytes "$tmp/tree" '= 2 B$'
+expect_in explain.kv_values "$tmp/tree" '= 2 · 8 · 128$'
+expect_in explain.bytes_per_value "$tmp/tree" 'bf16\.bytes_per_value = bytes_per_param · 1 param -> B/value$'
+expect_in explain.two_bytes "$tmp/tree" '= 2 B/value$'
 expect_in explain.builtin "$tmp/tree" 'min\(131,072, 0\) = 0$'
 expect_in explain.result "$tmp/tree" '= 16 GiB$'
 
-# The flat form: one line, as a textbook writes it, ending in the result.
-expect explain.flat 0 "$kv = 8 · (4,096 / 32 + 4,096 / 32) · 2 B/param · 32 · 131,072 token -> GiB = 16 GiB" -- \
-  "$napkin" explain "$drills" "$kv" --flat
-expect_match explain.flat_markdown 0 '= `8 · \(4,096 / 32 \+ 4,096 / 32\) · 2 B/param · 32 · 131,072 token -> GiB` = \*\*16 GiB\*\*$' out -- \
-  "$napkin" explain "$drills" "$kv" --flat --format markdown
-expect_match explain.flat_latex 0 '&= 8 \\cdot \( 4\{,\}096 / 32 \+ 4\{,\}096 / 32 \) \\cdot 2\\,\\mathrm\{B/param\} \\cdot 32' out -- \
-  "$napkin" explain "$drills" "$kv" --flat --format latex
-expect_match explain.flat_field 0 '^drill4\.kv = 8 · .* -> GiB = 16 GiB$' out -- "$napkin" explain "$drills" drill4.kv --flat
+# The flat form: one line, as a textbook writes it, ending in the result:
+# K and V, the model's head_dim as its card gives it (an input shows its
+# value, though its default formula computed it), 2 B a value, and no
+# `-> GiB` (the result says the unit).
+flat='2 · 8 · 128 · 2 B/value · 32 · 131,072 token'
+expect explain.flat 0 "$kv = $flat = 16 GiB" -- "$napkin" explain "$drills" "$kv" --flat
+expect explain.flat_field 0 "drill4.kv = $flat = 16 GiB" -- "$napkin" explain "$drills" drill4.kv --flat
+expect_match explain.flat_markdown 0 "^\`drill4\.kv\` = \`kv_cache_bytes.*\` = \`$flat\` = \*\*16 GiB\*\*\$" out -- \
+  "$napkin" explain "$drills" drill4.kv --flat --format markdown
+expect_match explain.flat_latex 0 '^  &= 2 \\cdot 8 \\cdot 128 \\cdot 2\\,\\mathrm\{B/value\} \\cdot 32 \\cdot 131\{,\}072\\,\\mathrm\{token\} \\\\$' out -- \
+  "$napkin" explain "$drills" drill4.kv --flat --format latex
+expect_match explain.flat_latex_result 0 '^  &= 16\\,\\mathrm\{GiB\}$' out -- \
+  "$napkin" explain "$drills" drill4.kv --flat --format latex
+# A model whose values are narrower than its keys (v_head_dim ≠ head_dim)
+# and an MLA model keep their own formulas.
+cat >"$tmp/kv.napkin" <<'NAPKIN'
+import "std/models"
+model narrow extends llama3_8b { v_head_dim = 64 }
+NAPKIN
+expect_match explain.narrow_values 0 '= 8 · \(128 \+ 64\)$' out -- "$napkin" explain "$tmp/kv.napkin" narrow.kv_values_per_layer
+expect_match explain.mla 0 '^deepseek_v3\.kv_values_per_layer = .* = 576$' out -- \
+  "$napkin" explain "$tmp/kv.napkin" deepseek_v3.kv_values_per_layer --flat
 expect_match explain.sources 0 '= 17\.18 GB  \(std/memory:[0-9]+\)$' out -- "$napkin" explain "$drills" "$kv" --sources
 
 # Exercise 1: the decode rate with its KV cache, reproducible from the tree alone.
