@@ -38,10 +38,10 @@ json node_json(const ExplainNode& n) {
   json j;
   j["name"] = n.label;
   if (!n.derivation.input) {
-    j["formula"] = n.derivation.formula;
-    j["substituted"] = n.derivation.substituted;
+    j["formula"] = text(n.derivation.formula);
+    j["substituted"] = text(n.derivation.substituted);
   }
-  j["result"] = n.derivation.result;
+  j["result"] = text(n.derivation.result);
   if (!n.derivation.origin.empty()) j["origin"] = n.derivation.origin;
   if (!n.children.empty()) {
     j["inputs"] = json::array();

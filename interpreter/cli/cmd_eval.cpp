@@ -39,8 +39,8 @@ Result cmd_eval(const EvalArgs& a, const Common& c) {
     if (!done) v = in.eval_in(in.prelude(), e, &trace);
     Result res;
     if (a.steps) {
-      const Derivation d = derive_text(in, e, trace, v);
-      for (const auto& line : derivation_lines(d)) res.out += "= " + line + "\n";
+      const Derivation d = derive(in, e, trace, v);
+      for (const auto& line : derivation_text(d)) res.out += "= " + line + "\n";
       res.out.erase(0, 2);
       if (!d.note.empty()) res.out.insert(res.out.size() - 1, "  [" + d.note + "]");
     } else {

@@ -13,7 +13,7 @@ int digits_to_differ(const Interpreter& in, const CheckResult& c) {
   if (s.approx) {
     while (digits < 17 && in.show(c.actual, digits) == in.show(c.expected, digits)) ++digits;
   } else if (s.value->kind == ast::ExprKind::Binary && ast::precedence(s.value->op) == 5) {
-    const auto side = [&](const ast::Expr& e, int n) { return derive_text(in, e, c.trace, Value{}, n).substituted; };
+    const auto side = [&](const ast::Expr& e, int n) { return text(derive(in, e, c.trace, Value{}, n).substituted); };
     while (digits < 17 && side(*s.value->items[0], digits) == side(*s.value->items[1], digits)) ++digits;
   }
   return digits;
@@ -30,8 +30,8 @@ Diagnostic check_failure(const Interpreter& in, const CheckResult& c) {
     d.labels.push_back({s.value->span, "this is " + in.show(c.actual, digits), true});
     d.labels.push_back({s.expected->span, c.detail, false});
   } else {
-    const Derivation v = derive_text(in, *s.value, c.trace, Value::boolean(false), digits);
-    d.message = fmt::format("check failed: {} is false", v.substituted);
+    const Derivation v = derive(in, *s.value, c.trace, Value::boolean(false), digits);
+    d.message = fmt::format("check failed: {} is false", text(v.substituted));
     d.labels.push_back({s.value->span, "this is false", true});
   }
   d.help = "`napkin explain FILE EXPR` shows how a value was derived";

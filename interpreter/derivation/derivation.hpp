@@ -1,11 +1,13 @@
 #pragma once
 // A derivation: a value's formula as written, the same formula with every
-// name replaced by its value, and the result.
+// name replaced by its value, and the result, each a term (term.hpp) that
+// every output format walks.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "interpreter/core/interpreter.hpp"
+#include "term.hpp"
 
 namespace napkin {
 
@@ -16,10 +18,10 @@ struct CallStep {
 };
 
 struct Derivation {
-  std::string formula;      // "batch · 1 token / weight_read_time"
-  std::string substituted;  // "1 · 1 token / 7.362 ms"
-  std::string result;       // "135.8 token/s"
-  std::string note;         // "measured: ..." or "fallback: ..." for measured values
+  Term formula;      // batch · 1 token / weight_read_time
+  Term substituted;  // 1 · 1 token / 7.362 ms
+  Term result;       // 135.8 token/s
+  std::string note;  // "measured: ..." or "fallback: ..." for measured values
   bool input = false;       // a literal: nothing to derive
   bool record = false;      // a record made with `with`: the formula is the whole story
   std::string origin;       // where the formula is written: "std/models:41", "drills.napkin:12"
@@ -27,14 +29,14 @@ struct Derivation {
 };
 
 // `digits`: significant digits of the values shown (0: the interpreter's).
-Derivation derive_text(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result,
-                       int digits = 0);
+Derivation derive(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result,
+                  int digits = 0);
 
 // The whole derivation on one line, as a textbook writes it: every field and
 // function call the formula used is replaced by its own formula, down to
 // literals, inputs and measurements, whose values are shown.
-//   2 · 32 · 8 · 128 · 131,072 token · 2 B/value
-std::string flat_formula(const Interpreter& in, const ast::Expr& formula, const Trace& trace);
+//   2 · 8 · 128 · 2 B/value · 32 · 131,072 token
+Term flat_formula(const Interpreter& in, const ast::Expr& formula, const Trace& trace);
 
 // Each user function a trace called, opened one level: the function as
 // declared and its body's derivation with the arguments bound. What
@@ -45,7 +47,9 @@ std::vector<CallStep> call_steps(const Interpreter& in, const Trace& trace, int 
 const TraceEntry* entry_of(const Trace& trace, const ast::Expr& node);
 
 // The lines a derivation prints, without repeats: formula, substituted, result.
-std::vector<std::string> derivation_lines(const Derivation& d);
+std::vector<Term> derivation_lines(const Derivation& d);
+// The same, as plain text.
+std::vector<std::string> derivation_text(const Derivation& d);
 
 // True when the expression refers to no name: `48`, `5.3 TB/s`, `[1, 8]`.
 bool is_literal(const ast::Expr& e);

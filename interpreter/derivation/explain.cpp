@@ -41,7 +41,7 @@ struct Builder {
     const Slot& s = r->slots()[i];
     n.label = r->name + "." + s.name;
     const FieldState& st = r->state[i];
-    n.derivation = derive_text(in, *s.decl->value, st.trace, st.value);
+    n.derivation = derive(in, *s.decl->value, st.trace, st.value);
     expand(n, {r, i}, st.trace, depth);
     return n;
   }
@@ -52,7 +52,7 @@ struct Builder {
     PrintOptions o;
     o.pretty = true;
     n.label = print_expr(*e.node, o);
-    n.derivation = derive_text(in, *e.call->decl->value, e.call->trace, e.value);
+    n.derivation = derive(in, *e.call->decl->value, e.call->trace, e.value);
     expand(n, {e.call.get(), 0}, e.call->trace, depth);
     return n;
   }
@@ -63,7 +63,7 @@ struct Builder {
     std::string args;
     for (const auto& [name, v] : e.call->args) args += (args.empty() ? "" : ", ") + in.show(v);
     n.label = e.call->name + "(" + args + ")";
-    n.derivation.result = in.show(e.value);
+    n.derivation.result = value_term(in, e.value);
     n.derivation.input = true;
     return n;
   }
@@ -71,7 +71,7 @@ struct Builder {
   ExplainNode let_node(Binding* b, int depth) {
     ExplainNode n;
     n.label = b->name;
-    n.derivation = derive_text(in, *b->stmt->value, b->state.trace, b->state.value);
+    n.derivation = derive(in, *b->stmt->value, b->state.trace, b->state.value);
     expand(n, {b, 0}, b->state.trace, depth);
     return n;
   }
@@ -92,7 +92,7 @@ struct Builder {
 
 void print(const ExplainNode& n, const std::string& first, const std::string& rest, const ExplainTextOptions& o,
            std::string& out) {
-  std::vector<std::string> lines = derivation_lines(n.derivation);
+  std::vector<std::string> lines = derivation_text(n.derivation);
   if (n.repeated) lines = {lines.back()};
   // An expression typed on the command line is its own label: say it once.
   if (lines.size() > 1 && lines[0] == n.label) lines.erase(lines.begin());
@@ -141,7 +141,7 @@ ExplainNode explain(Interpreter& in, Module* m, const std::string& what, int dep
   }
   ExplainNode root;
   root.label = what;
-  root.derivation = derive_text(in, e, trace, v);
+  root.derivation = derive(in, e, trace, v);
   root.derivation.origin.clear();  // typed on the command line
   root.flat = flat_formula(in, e, trace);
   b.expand(root, {&e, 0}, trace, depth);
@@ -152,8 +152,9 @@ std::string explain_text(const ExplainNode& root, const std::string& indent, con
   std::string out;
   if (o.flat) {
     out = indent + root.label + " = ";
-    if (!root.derivation.input && root.flat != root.derivation.result) out += root.flat + " = ";
-    out += root.derivation.result;
+    const std::string result = text(root.derivation.result), flat = text(root.flat);
+    if (!root.derivation.input && flat != result) out += flat + " = ";
+    out += result;
     if (o.sources && !root.derivation.origin.empty()) out += "  (" + root.derivation.origin + ")";
     return out + "\n";
   }

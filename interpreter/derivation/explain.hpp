@@ -11,7 +11,7 @@ namespace napkin {
 struct ExplainNode {
   std::string label;  // "decode.tokens_per_s", or a call: "kv_cache_bytes(llama3_8b, 131072 token)"
   Derivation derivation;
-  std::string flat;  // the root's derivation inlined to one line (flat_formula); empty below the root
+  Term flat;  // the root's derivation inlined to one line (flat_formula); empty below the root
   std::vector<ExplainNode> children;
   bool repeated = false;   // already explained above
   bool truncated = false;  // has inputs below the depth limit

@@ -1,8 +1,8 @@
 // `explain --flat`: a derivation on one line. The formula's tree is rebuilt
 // with every field and user function call replaced by the tree of its own
 // formula (the call's body, with the trace of that call), down to literals,
-// inputs and measurements, which show their values; the printer then writes
-// the new tree with the fewest parentheses, as it writes any formula.
+// inputs and measurements, which show their values; the new tree then
+// becomes a term (term.hpp) with the fewest parentheses, as any formula does.
 //
 // The one line reads as a textbook writes it, so it leaves out bookkeeping
 // that only makes units agree: factors and divisors of 1 (`· 1 token`,
@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "derivation.hpp"
-#include "grammar/printer.hpp"
 
 namespace napkin {
 namespace {
@@ -29,23 +28,33 @@ using ast::ExprPtr;
 
 struct Flattener {
   const Interpreter& in;
-  std::unordered_map<const Expr*, std::string> leaves;   // synthetic nodes printed as these texts
+  std::unordered_map<const Expr*, Term> leaves;          // synthetic nodes printed as these terms
   std::unordered_map<const Expr*, double> values;        // what each new node is known to equal (SI)
   std::vector<ExprPtr> dropped;                          // left out, but their addresses stay taken
   std::size_t budget = 400;  // formulas inlined; past it, values stand in
   int depth = 0;
 
-  ExprPtr leaf(const Expr& at, std::string text, std::optional<double> v = std::nullopt) {
+  ExprPtr leaf(const Expr& at, Term t, std::optional<double> v = std::nullopt) {
     auto n = std::make_unique<Expr>(ExprKind::Name, at.span);
-    n->text = text;
-    leaves[n.get()] = std::move(text);
+    leaves[n.get()] = std::move(t);
     if (v) values[n.get()] = *v;
     return n;
   }
 
+  // The expression as it is written, standing for itself.
+  ExprPtr as_written(const Expr& e, std::optional<double> v = std::nullopt) { return leaf(e, term_of(e), v); }
+
   ExprPtr value_leaf(const Expr& at, const Value& v) {
-    std::string t = in.show(v);
-    if (v.note && v.note->rfind("measured", 0) == 0) t += " [measured]";
+    Term t = value_term(in, v);
+    if (v.note && v.note->rfind("measured", 0) == 0) {
+      Term noted;
+      noted.kind = Term::Kind::Noted;
+      noted.items.push_back(std::move(t));
+      noted.items.emplace_back();
+      noted.items.back().kind = Term::Kind::Text;
+      noted.items.back().text = "measured";
+      t = std::move(noted);
+    }
     return leaf(at, std::move(t), v.kind == Value::Kind::Quantity ? std::optional<double>(v.q.v) : std::nullopt);
   }
 
@@ -83,28 +92,20 @@ struct Flattener {
         return n;
       }
       case ExprKind::Number: {
-        PrintOptions o;
-        o.pretty = true;
         double v = e.number * (e.percent ? 0.01 : 1);
         // With a unit its value is known only when it is zero, which is all the simplifications need.
         const bool known = !e.unit || e.number == 0;
-        return leaf(e, print_expr(e, o), known ? std::optional<double>(v) : std::nullopt);
+        return as_written(e, known ? std::optional<double>(v) : std::nullopt);
       }
-      default: {
-        PrintOptions o;
-        o.pretty = true;
-        return leaf(e, print_expr(e, o));
-      }
+      default: return as_written(e);
     }
   }
 
   ExprPtr traced(const Expr& e, const Trace& t) {
     const TraceEntry* te = entry_of(t, e);
-    PrintOptions o;
-    o.pretty = true;
-    if (!te) return leaf(e, print_expr(e, o));
+    if (!te) return as_written(e);
     if (e.kind == ExprKind::If) return build(*e.items[te->value.b ? 1 : 2], t);
-    if (te->value.kind == Value::Kind::Record || te->value.kind == Value::Kind::Function) return leaf(e, print_expr(e, o));
+    if (te->value.kind == Value::Kind::Record || te->value.kind == Value::Kind::Function) return as_written(e);
     if (e.kind == ExprKind::Measure) return value_leaf(e, te->value);
     if (e.kind == ExprKind::Call) {
       if (te->call && te->call->decl) {
@@ -114,7 +115,7 @@ struct Flattener {
       // A builtin keeps its call, with its arguments inlined.
       auto n = std::make_unique<Expr>(ExprKind::Call, e.span);
       n->arg_names = e.arg_names;
-      n->items.push_back(leaf(*e.items[0], print_expr(*e.items[0], o)));
+      n->items.push_back(as_written(*e.items[0]));
       for (std::size_t i = 1; i < e.items.size(); ++i) n->items.push_back(build(*e.items[i], t));
       if (te->value.kind == Value::Kind::Quantity) values[n.get()] = te->value.q.v;
       return n;
@@ -181,19 +182,18 @@ struct Flattener {
 
 }  // namespace
 
-std::string flat_formula(const Interpreter& in, const ast::Expr& formula, const Trace& trace) {
+Term flat_formula(const Interpreter& in, const ast::Expr& formula, const Trace& trace) {
   Flattener f{in, {}, {}, {}};
   // `... -> GiB`: the result that follows says the unit.
   const ast::Expr* root = &formula;
   while (root->kind == ExprKind::Convert) root = root->items[0].get();
   ExprPtr tree = f.build(*root, trace);
-  PrintOptions o;
-  o.pretty = true;
-  o.substitute = [&](const Expr& node, bool) -> std::optional<std::string> {
+  TermOptions o;
+  o.substitute = [&](const Expr& node) -> std::optional<Term> {
     auto it = f.leaves.find(&node);
-    return it == f.leaves.end() ? std::nullopt : std::optional<std::string>(it->second);
+    return it == f.leaves.end() ? std::nullopt : std::optional<Term>(it->second);
   };
-  return print_expr(*tree, o);
+  return term_of(*tree, o);
 }
 
 }  // namespace napkin

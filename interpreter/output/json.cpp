@@ -61,9 +61,9 @@ std::string report_json(const Interpreter& in, const Report& r) {
           case Value::Kind::String: v["value"] = *f.value.s; break;
           default: v["value"] = in.show(f.value); break;
         }
-        v["display"] = f.derivation.result;
-        v["formula"] = f.derivation.formula;
-        v["substituted"] = f.derivation.substituted;
+        v["display"] = text(f.derivation.result);
+        v["formula"] = text(f.derivation.formula);
+        v["substituted"] = text(f.derivation.substituted);
         if (!f.derivation.note.empty()) v["note"] = f.derivation.note;
       }
       values[f.qualified] = std::move(v);

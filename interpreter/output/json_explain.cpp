@@ -10,10 +10,10 @@ namespace {
 nlohmann::ordered_json node_json(const ExplainNode& n) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   j["label"] = n.label;
-  j["display"] = n.derivation.result;
-  j["formula"] = n.derivation.formula;
-  j["substituted"] = n.derivation.substituted;
-  if (!n.flat.empty()) j["flat"] = n.flat;
+  j["display"] = text(n.derivation.result);
+  j["formula"] = text(n.derivation.formula);
+  j["substituted"] = text(n.derivation.substituted);
+  if (!n.flat.empty()) j["flat"] = text(n.flat);
   if (!n.derivation.origin.empty()) j["source"] = n.derivation.origin;
   if (!n.derivation.note.empty()) j["note"] = n.derivation.note;
   if (n.repeated) j["repeated"] = true;

@@ -75,7 +75,7 @@ Item derivation_item(const std::string& label, const Derivation& d) {
   // between 2 cm margins.
   const std::size_t width = long_label(label) ? 90 : 90 - label.size();
   auto lines = derivation_lines(d);
-  if (lines.size() > 1 && lines[0] == label) lines.erase(lines.begin());  // a typed expression: said once
+  if (lines.size() > 1 && text(lines[0]) == label) lines.erase(lines.begin());  // a typed expression: said once
   for (const auto& line : lines) {
     const auto pieces = break_lines(line, std::min<std::size_t>(width, 64));
     for (std::size_t i = 0; i < pieces.size(); ++i) it.lines.push_back((i ? "\\qquad " : "= ") + latex_math(pieces[i]));
@@ -104,7 +104,7 @@ std::string document(const std::string& body) {
 std::string cell(const Interpreter& in, const SweepCell& c) {
   if (!c.ok) return "needs \\texttt{" + latex_text(c.needs) + "}";
   if (c.value.kind == Value::Kind::String) return latex_text(*c.value.s);
-  return "$" + latex_math(in.show(c.value)) + "$";
+  return "$" + latex_math(value_term(in, c.value)) + "$";
 }
 
 std::string sweep_latex(const Interpreter& in, const SweepResult& s) {
@@ -124,9 +124,25 @@ std::string sweep_latex(const Interpreter& in, const SweepResult& s) {
   return out + "\\hline\n\\end{tabular}}\n";
 }
 
-std::string check_source(const std::string& source) {
-  const std::string body = source.rfind("check ", 0) == 0 ? source.substr(6) : source;
-  return "$" + latex_math(body) + "$";
+// The check as written (`*` as \cdot, as everywhere in LaTeX), from its tree.
+std::string check_math(const CheckResult& c) {
+  const ast::Stmt& s = *c.stmt;
+  const TermOptions source{false, {}};
+  std::vector<TermToken> line = tokens(term_of(*s.value, source));
+  auto append = [&](const Term& t) {
+    auto more = tokens(t);
+    if (!more.empty()) more[0].space = true;
+    line.insert(line.end(), more.begin(), more.end());
+  };
+  if (s.approx) {
+    line.push_back({TermToken::Kind::Op, "≈", true, true});
+    append(term_of(*s.expected, source));
+    if (s.tolerance) {
+      line.push_back({TermToken::Kind::Keyword, "within", true, false});
+      append(term_of(*s.tolerance, source));
+    }
+  }
+  return "$" + latex_math(line) + "$";
 }
 
 std::string checks_latex(const Interpreter& in, const std::vector<CheckResult>& checks) {
@@ -134,11 +150,11 @@ std::string checks_latex(const Interpreter& in, const std::vector<CheckResult>& 
   int passed = 0;
   for (const auto& c : checks) {
     passed += c.passed ? 1 : 0;
-    out += fmt::format("\\item[{}] {}", c.passed ? "$\\checkmark$" : "$\\times$", check_source(c.source));
+    out += fmt::format("\\item[{}] {}", c.passed ? "$\\checkmark$" : "$\\times$", check_math(c));
     if (c.stmt->approx)
-      out += c.passed ? fmt::format(" \\quad (${}$)", latex_math(in.show(c.actual)))
-                      : fmt::format(" \\quad got ${}$, expected ${}$: {}", latex_math(in.show(c.actual)),
-                                    latex_math(in.show(c.expected)), latex_text(c.detail));
+      out += c.passed ? fmt::format(" \\quad (${}$)", latex_math(value_term(in, c.actual)))
+                      : fmt::format(" \\quad got ${}$, expected ${}$: {}", latex_math(value_term(in, c.actual)),
+                                    latex_math(value_term(in, c.expected)), latex_text(c.detail));
     else if (!c.passed)
       out += " \\quad is false";
     out += "\n";
@@ -151,7 +167,8 @@ std::string heading(const Section& s) {
   std::string h = fmt::format("\\section*{{{} \\texttt{{{}}}", latex_text(s.kind), latex_text(s.name));
   if (!s.base.empty() && s.origin.empty()) h += fmt::format(" extends \\texttt{{{}}}", latex_text(s.base));
   h += "}\n";
-  if (!s.origin.empty()) h += fmt::format("\\[ \\text{{{}}} = {} \\]\n", latex_text(s.name), latex_math(s.origin));
+  if (s.origin_expr)
+    h += fmt::format("\\[ \\text{{{}}} = {} \\]\n", latex_text(s.name), latex_math(term_of(*s.origin_expr, {false, {}})));
   if (!s.doc.empty()) h += prose(s.doc) + "\n\n";  // the file's own words above it: a drill's question
   return h;
 }

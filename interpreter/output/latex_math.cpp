@@ -2,22 +2,22 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <algorithm>
-#include <cstdint>
-#include <set>
-#include <vector>
+#include <cctype>
+
+#include "grammar/text_width.hpp"
+#include "grammar/utf8.hpp"
 
 namespace napkin {
 namespace {
 
-// One UTF-8 code point at `i`, and how many bytes it takes.
+// The code point at `i` of a string napkin printed, and how many bytes it takes.
 std::pair<char32_t, std::size_t> decode(const std::string& s, std::size_t i) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  std::size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-  if (i + n > s.size()) return {0xFFFD, 1};
-  char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
-  for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + i;
+  const std::size_t n = utf8_sequence(p, s.size() - i);
+  if (n == 0) return {0xFFFD, 1};
+  char32_t c = n == 1 ? p[0] : n == 2 ? (p[0] & 0x1F) : n == 3 ? (p[0] & 0x0F) : (p[0] & 0x07);
+  for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (p[k] & 0x3F);
   return {c, n};
 }
 
@@ -37,7 +37,6 @@ const char* math_symbol(char32_t c) {
     case U'≠': return "\\ne";
     case U'→': return "\\to";
     case U'−': return "-";
-    case U'–': return "\\text{--}";  // a range's interval, 121–150
     case U'…': return "\\ldots";
     case U'µ': case U'μ': return "\\mu";
     case U'²': return "^{2}";
@@ -47,19 +46,11 @@ const char* math_symbol(char32_t c) {
   }
 }
 
-bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
-bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-
-const std::set<std::string>& keywords() {
-  static const std::set<std::string> k{"if", "then", "else", "and", "or", "not", "with", "within", "in", "to"};
-  return k;
-}
-
 enum class Tok { Number, Unit, Name, Keyword, String, Open, Close, Caret, Other };
 
 struct Token {
   Tok kind;
-  std::string text;  // already LaTeX, except for Number, Unit, Name and String
+  std::string text;  // already LaTeX, except for Number, Unit, Name, Keyword and String
 };
 
 std::string number(const std::string& t) {
@@ -100,7 +91,7 @@ std::string unit(const std::string& u) {
       flush();
       std::size_t j = i + 1;
       if (j < u.size() && u[j] == '-') ++j;
-      while (j < u.size() && is_digit(u[j])) ++j;
+      while (j < u.size() && std::isdigit(static_cast<unsigned char>(u[j]))) ++j;
       out += "^{" + u.substr(i + 1, j - i - 1) + "}";
       i = j;
       continue;
@@ -124,125 +115,47 @@ std::string unit(const std::string& u) {
   return "\\," + out;
 }
 
-std::string name(const std::string& n) { return "\\text{" + latex_text(n) + "}"; }
-
-// Where a unit may follow: one space after a number, or after `->`.
-bool unit_starts(const std::string& s, std::size_t i) {
-  if (i >= s.size()) return false;
-  const auto c = static_cast<unsigned char>(s[i]);
-  if (c == '%' || c == '$' || std::isalpha(c)) return true;
-  return c >= 0x80 && (decode(s, i).first == U'µ' || decode(s, i).first == U'μ');
+std::string op(const std::string& o) {
+  if (o == "·" || o == "*") return "\\cdot";
+  if (o == "->") return "\\to";
+  if (o == "==") return "=";
+  if (o == "!=") return "\\ne";
+  if (o == "<=") return "\\le";
+  if (o == ">=") return "\\ge";
+  if (o == "≈") return "\\approx";
+  if (o == "–") return "\\text{--}";  // a range's interval, 3,022–3,400
+  return o;
 }
 
-std::size_t unit_end(const std::string& s, std::size_t i) {
-  while (i < s.size() && s[i] != ' ' && s[i] != ')' && s[i] != ',' && s[i] != ']' && s[i] != '}') ++i;
-  return i;
+std::string other(const std::string& o) {
+  if (o == "{" || o == "}" || o == "$") return "\\" + o;
+  return o;
 }
 
-std::vector<Token> lex(const std::string& s) {
-  std::vector<Token> out;
-  bool unit_next = false;  // the previous token was a number or `->`
-  for (std::size_t i = 0; i < s.size();) {
-    const char c = s[i];
-    if (c == ' ') {
-      // Exactly one space: `5.3 TB/s`. A keyword is never a unit.
-      if (unit_next && unit_starts(s, i + 1)) {
-        const std::size_t e = unit_end(s, i + 1);
-        const std::string word = s.substr(i + 1, e - i - 1);
-        if (!keywords().count(word)) {
-          out.push_back({Tok::Unit, word});
-          i = e;
-          unit_next = false;
-          continue;
-        }
-      }
-      unit_next = false;
-      ++i;
-      continue;
-    }
-    if (is_digit(c) || (c == '.' && i + 1 < s.size() && is_digit(s[i + 1]))) {
-      std::size_t j = i;
-      while (j < s.size()) {
-        const char d = s[j];
-        if (is_digit(d) || d == '.') {
-          ++j;
-        } else if ((d == ',' || d == '_') && j + 1 < s.size() && is_digit(s[j + 1])) {
-          ++j;
-        } else if ((d == 'e' || d == 'E') && j + 1 < s.size() &&
-                   (is_digit(s[j + 1]) || ((s[j + 1] == '-' || s[j + 1] == '+') && j + 2 < s.size() && is_digit(s[j + 2])))) {
-          j += 2;
-        } else {
-          break;
-        }
-      }
-      if (j < s.size() && s[j] == '%') ++j;
-      out.push_back({Tok::Number, s.substr(i, j - i)});
-      i = j;
-      unit_next = s[j - 1] != '%';
-      continue;
-    }
-    unit_next = false;
-    if (is_alpha(c)) {
-      std::size_t j = i;
-      while (j < s.size() && (is_alpha(s[j]) || is_digit(s[j]) || (s[j] == '.' && j + 1 < s.size() && is_alpha(s[j + 1]))))
-        ++j;
-      const std::string word = s.substr(i, j - i);
-      out.push_back({keywords().count(word) ? Tok::Keyword : Tok::Name, word});
-      i = j;
-      continue;
-    }
-    if (c == '"') {
-      std::string body;
-      std::size_t j = i + 1;
-      for (; j < s.size() && s[j] != '"'; ++j) {
-        if (s[j] == '\\' && j + 1 < s.size()) ++j;
-        body += s[j];
-      }
-      out.push_back({Tok::String, body});
-      i = j + 1;
-      continue;
-    }
-    const std::string two = s.substr(i, 2);
-    if (two == "->") {
-      out.push_back({Tok::Other, "\\to"});
-      unit_next = true;
-      i += 2;
-      continue;
-    }
-    if (two == "<=" || two == ">=" || two == "==" || two == "!=") {
-      out.push_back({Tok::Other, two == "<=" ? "\\le" : two == ">=" ? "\\ge" : two == "==" ? "=" : "\\ne"});
-      i += 2;
-      continue;
-    }
-    if (static_cast<unsigned char>(c) >= 0x80) {
-      auto [cp, n] = decode(s, i);
-      const char* m = math_symbol(cp);
-      out.push_back({Tok::Other, m ? m : "\\text{?}"});
-      i += n;
-      continue;
-    }
-    switch (c) {
-      case '(': out.push_back({Tok::Open, "("}); break;
-      case ')': out.push_back({Tok::Close, ")"}); break;
-      case '^': out.push_back({Tok::Caret, "^"}); break;
-      case '*': out.push_back({Tok::Other, "\\cdot"}); break;
-      case '{': out.push_back({Tok::Other, "\\{"}); break;
-      case '}': out.push_back({Tok::Other, "\\}"}); break;
-      case '%': case '$': case '#': case '&': case '_': out.push_back({Tok::Other, std::string("\\") + c}); break;
-      case '~': out.push_back({Tok::Other, "\\sim"}); break;
-      case '\\': out.push_back({Tok::Other, "\\backslash"}); break;
-      default: out.push_back({Tok::Other, std::string(1, c)}); break;
-    }
-    ++i;
+// A term's token as LaTeX sees it.
+Token typed(const TermToken& t) {
+  using K = TermToken::Kind;
+  switch (t.kind) {
+    case K::Number: return {Tok::Number, t.text};
+    case K::Unit: return {Tok::Unit, t.text};
+    case K::Name: return {Tok::Name, t.text};
+    case K::Keyword: return {Tok::Keyword, t.text};
+    case K::String: return {Tok::String, t.text};
+    case K::Text: return {Tok::Other, "\\text{" + latex_text(t.text) + "}"};
+    case K::Open: return {Tok::Open, "("};
+    case K::Close: return {Tok::Close, ")"};
+    case K::Caret: return {Tok::Caret, "^"};
+    case K::Op: return {Tok::Other, op(t.text)};
+    case K::Other: return {Tok::Other, other(t.text)};
   }
-  return out;
+  return {Tok::Other, t.text};
 }
 
 std::string render(const Token& t) {
   switch (t.kind) {
     case Tok::Number: return number(t.text);
     case Tok::Unit: return unit(t.text);
-    case Tok::Name: return name(t.text);
+    case Tok::Name: return "\\text{" + latex_text(t.text) + "}";
     case Tok::Keyword: return "\\ \\text{" + t.text + "}\\ ";
     case Tok::String: return "\\text{``" + latex_text(t.text) + "''}";
     default: return t.text;
@@ -283,11 +196,102 @@ std::string render_range(const std::vector<Token>& toks, std::size_t i, std::siz
   return out;
 }
 
+// ---- line breaking ----------------------------------------------------------
+
+using Line = std::vector<TermToken>;
+
+bool opens(const TermToken& t) {
+  return t.kind == TermToken::Kind::Open || (t.kind == TermToken::Kind::Other && (t.text == "[" || t.text == "{"));
+}
+bool closes(const TermToken& t) {
+  return t.kind == TermToken::Kind::Close || (t.kind == TermToken::Kind::Other && (t.text == "]" || t.text == "}"));
+}
+
+// Characters of tokens [a, b) as printed, the first without its space.
+std::size_t length(const Line& l, std::size_t a, std::size_t b) {
+  std::size_t n = 0;
+  for (std::size_t i = a; i < b; ++i)
+    n += (i > a && l[i].space ? 1 : 0) + static_cast<std::size_t>(display_width(l[i].text));
+  return n;
+}
+
+// Where a piece may begin: at one of `words` between spaces, or after a
+// comma (when `words` holds ","), outside brackets or at most `max_depth` deep.
+std::vector<std::size_t> top_level(const Line& l, const std::vector<std::string>& words, int max_depth) {
+  std::vector<std::size_t> at;
+  const bool commas = std::find(words.begin(), words.end(), ",") != words.end();
+  int depth = 0;
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    if (opens(l[i])) ++depth;
+    if (closes(l[i])) --depth;
+    if (depth > max_depth) continue;
+    if (commas && l[i].kind == TermToken::Kind::Other && l[i].text == "," && i + 1 < l.size() && l[i + 1].space)
+      at.push_back(i + 1);
+    const bool word = l[i].kind == TermToken::Kind::Op || l[i].kind == TermToken::Kind::Keyword;
+    if (i > 0 && word && l[i].space && i + 1 < l.size() && l[i + 1].space &&
+        std::find(words.begin(), words.end(), l[i].text) != words.end())
+      at.push_back(i);
+  }
+  std::sort(at.begin(), at.end());
+  return at;
+}
+
+// Greedy: cut before the last operator that keeps a piece within width.
+std::vector<Line> split_at(const Line& l, std::size_t width, const std::vector<std::string>& ops, int max_depth = 0) {
+  std::vector<std::size_t> cuts;
+  std::size_t start = 0, last = 0;
+  bool any = false;
+  for (std::size_t at : top_level(l, ops, max_depth)) {
+    if (length(l, start, at) > width && any && last > start) {
+      cuts.push_back(last);
+      start = last;
+    }
+    last = at;
+    any = true;
+  }
+  if (any && last > start && length(l, start, l.size()) > width) cuts.push_back(last);
+  std::vector<Line> out;
+  start = 0;
+  for (std::size_t at : cuts) {
+    out.emplace_back(l.begin() + static_cast<std::ptrdiff_t>(start), l.begin() + static_cast<std::ptrdiff_t>(at));
+    start = at;
+  }
+  out.emplace_back(l.begin() + static_cast<std::ptrdiff_t>(start), l.end());
+  return out;
+}
+
 }  // namespace
 
-std::string latex_math(const std::string& text) {
-  const auto toks = lex(text);
+std::string latex_math(const std::vector<TermToken>& line) {
+  std::vector<Token> toks;
+  toks.reserve(line.size());
+  for (const auto& t : line) toks.push_back(typed(t));
   return render_range(toks, 0, toks.size());
+}
+
+std::string latex_math(const Term& t) { return latex_math(tokens(t)); }
+
+std::vector<Line> break_lines(const Term& t, std::size_t width) {
+  Line all = tokens(t);
+  const bool conditional = !all.empty() && all[0].kind == TermToken::Kind::Keyword && all[0].text == "if";
+  std::vector<Line> pieces = conditional ? split_at(all, 0, {"then", "else"}) : std::vector<Line>{std::move(all)};
+  // Sums break before + and -; what is still too long, before / and ·;
+  // and then inside parentheses, a level at a time, so that no line runs
+  // into the margin (the LaTeX test fails on an overfull box).
+  const std::vector<std::string> sums{"+", "-"}, products{"/", "·"}, lists{","};
+  for (int depth = 0; depth <= 3; ++depth)
+    for (const auto* ops : {&sums, &products, &lists}) {
+      std::vector<Line> next;
+      for (auto& p : pieces) {
+        if (length(p, 0, p.size()) <= width) {
+          next.push_back(std::move(p));
+          continue;
+        }
+        for (auto& part : split_at(p, width, *ops, depth)) next.push_back(std::move(part));
+      }
+      pieces = std::move(next);
+    }
+  return pieces;
 }
 
 std::string latex_text(const std::string& text) {
@@ -329,82 +333,6 @@ std::string latex_text(const std::string& text) {
     ++i;
   }
   return out;
-}
-
-}  // namespace napkin
-
-namespace napkin {
-namespace {
-
-std::size_t length(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-// Positions of ` word ` outside brackets and strings.
-// Where `words` stand between spaces, outside brackets (or at any depth
-// below `max_depth`).
-std::vector<std::size_t> top_level(const std::string& s, const std::vector<std::string>& words, int max_depth = 0) {
-  std::vector<std::size_t> at;
-  int depth = 0;
-  bool quoted = false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '"' && (i == 0 || s[i - 1] != '\\')) quoted = !quoted;
-    if (quoted) continue;
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    // A comma of a list or a `with` block: cut after it.
-    if (c == ',' && depth <= max_depth && i + 1 < s.size() && s[i + 1] == ' ' &&
-        std::find(words.begin(), words.end(), ",") != words.end())
-      at.push_back(i + 1);
-    if (depth > max_depth || c != ' ') continue;
-    for (const auto& w : words)
-      if (s.compare(i + 1, w.size() + 1, w + " ") == 0) at.push_back(i);
-  }
-  return at;
-}
-
-// Greedy: cut before the last operator that keeps a piece within width.
-std::vector<std::string> split_at(const std::string& text, std::size_t width, const std::vector<std::string>& ops,
-                                  int max_depth = 0) {
-  std::vector<std::size_t> cuts;
-  std::size_t start = 0, last = std::string::npos;
-  for (std::size_t at : top_level(text, ops, max_depth)) {
-    if (length(text.substr(start, at - start)) > width && last != std::string::npos && last >= start) {
-      cuts.push_back(last);
-      start = last + 1;
-    }
-    last = at;
-  }
-  if (last != std::string::npos && last >= start && length(text.substr(start)) > width) cuts.push_back(last);
-  std::vector<std::string> out;
-  start = 0;
-  for (std::size_t at : cuts) {
-    out.push_back(text.substr(start, at - start));
-    start = at + 1;
-  }
-  out.push_back(text.substr(start));
-  return out;
-}
-
-}  // namespace
-
-std::vector<std::string> break_lines(const std::string& text, std::size_t width) {
-  std::vector<std::string> pieces = text.rfind("if ", 0) == 0 ? split_at(text, 0, {"then", "else"}) : std::vector{text};
-  // Sums break before + and -; what is still too long, before / and ·;
-  // and then inside parentheses, a level at a time, so that no line runs
-  // into the margin (the LaTeX test fails on an overfull box).
-  const std::vector<std::string> sums{"+", "-"}, products{"/", "·"}, lists{","};
-  for (int depth = 0; depth <= 3; ++depth)
-    for (const auto* ops : {&sums, &products, &lists}) {
-      std::vector<std::string> next;
-      for (const auto& p : pieces) {
-        auto parts = length(p) > width ? split_at(p, width, *ops, depth) : std::vector{p};
-        next.insert(next.end(), parts.begin(), parts.end());
-      }
-      pieces = std::move(next);
-    }
-  return pieces;
 }
 
 }  // namespace napkin

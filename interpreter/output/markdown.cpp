@@ -41,14 +41,14 @@ std::string cell(const std::string& s) {
 std::string shown(const FieldReport& f) {
   if (!f.ok && !f.error.empty()) return "**" + escape(f.error) + "**";  // it failed: the error, with its place
   if (!f.ok) return fmt::format("needs {} (declared at {})", code(f.needs), escape(f.declared_at));
-  std::string v = escape(f.derivation.result);
+  std::string v = escape(text(f.derivation.result));
   if (!f.derivation.note.empty()) v += " *(" + escape(f.derivation.note) + ")*";
   return v;
 }
 
 // `formula` = `substituted` = **result**, or nothing for an input.
 std::string derivation(const std::string& label, const Derivation& d, const std::string& tail = "") {
-  auto lines = derivation_lines(d);
+  auto lines = derivation_text(d);
   // An expression typed on the command line is its own label: say it once.
   const bool labelled = lines.size() > 1 && lines[0] == label;
   if (labelled) lines.erase(lines.begin());

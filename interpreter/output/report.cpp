@@ -22,12 +22,12 @@ namespace {
 Derivation derivation_of(const Interpreter& in, bool formulas, const ast::Expr& formula, const Trace& trace,
                          const Value& v) {
   if (formulas) {
-    Derivation d = derive_text(in, formula, trace, v);
+    Derivation d = derive(in, formula, trace, v);
     d.calls = call_steps(in, trace);
     return d;
   }
   Derivation d;
-  d.result = in.show(v);
+  d.result = value_term(in, v);
   if (v.note) d.note = *v.note;
   d.input = is_literal(formula);
   return d;
@@ -126,6 +126,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, bo
         if (st.value) {  // `scenario x = decode with { ... }` says how it was made
           out.sections.back().base.clear();
           out.sections.back().origin = print_expr(*st.value);
+          out.sections.back().origin_expr = st.value.get();
         }
         continue;
       }

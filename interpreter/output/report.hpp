@@ -28,6 +28,7 @@ struct Section {
   std::string name;
   std::string base;    // what it extends, if anything
   std::string origin;  // for `NAME = EXPR` records, the expression
+  const ast::Expr* origin_expr = nullptr;  // the same, as the AST (LaTeX typesets it)
   std::string doc;     // the comment block written above it (a drill's question), as prose
   std::vector<FieldReport> fields;
 };

@@ -25,16 +25,16 @@ void field_lines(const FieldReport& f, std::size_t name_width, const std::string
   }
   const std::string note = f.derivation.note.empty() ? "" : "  [" + f.derivation.note + "]";
   if (!steps) {
-    out += head + f.derivation.result + note + "\n";
+    out += head + text(f.derivation.result) + note + "\n";
     return;
   }
-  const auto lines = derivation_lines(f.derivation);
+  const auto lines = derivation_text(f.derivation);
   const std::string cont = indent + std::string(name_width, ' ') + " = ";
   for (std::size_t i = 0; i < lines.size(); ++i)
     out += (i == 0 ? head : cont) + lines[i] + (i + 1 == lines.size() ? note : "") + "\n";
   // Each function the formula calls, opened: its body with the arguments bound.
   for (const auto& c : f.derivation.calls) {
-    const auto inner = derivation_lines(*c.derivation);
+    const auto inner = derivation_text(*c.derivation);
     const std::string where = indent + std::string(name_width, ' ') + "   where " + c.label + " = ";
     const std::string more = std::string(width(where) - 2, ' ') + "= ";
     for (std::size_t i = 0; i < inner.size(); ++i) out += (i == 0 ? where : more) + inner[i] + "\n";
@@ -47,11 +47,11 @@ std::string check_failure_text(const Interpreter& in, const CheckResult& c) {
   std::string out = fmt::format("✗ {}:{}: {}\n", c.stmt->span.file->name, c.line, c.source);
   const int digits = digits_to_differ(in, c);
   if (c.stmt->approx) {
-    Derivation d = derive_text(in, *c.stmt->value, c.trace, c.actual, digits);
-    out += fmt::format("    {} = {}, expected {}: {}\n", d.formula, d.result, in.show(c.expected, digits), c.detail);
+    Derivation d = derive(in, *c.stmt->value, c.trace, c.actual, digits);
+    out += fmt::format("    {} = {}, expected {}: {}\n", text(d.formula), text(d.result), in.show(c.expected, digits), c.detail);
   } else {
-    Derivation d = derive_text(in, *c.stmt->value, c.trace, Value::boolean(false), digits);
-    out += fmt::format("    {} is false\n", d.substituted);
+    Derivation d = derive(in, *c.stmt->value, c.trace, Value::boolean(false), digits);
+    out += fmt::format("    {} is false\n", text(d.substituted));
   }
   // Two levels show what moved the value; `napkin explain` goes all the way.
   for (const auto& n : explain_trace(in, c.trace, 2)) out += explain_text(n, "    ");
