@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
+#include <utility>
 
 #include "grammar/text_width.hpp"
 #include "grammar/utf8.hpp"
@@ -11,40 +13,26 @@
 namespace napkin {
 namespace {
 
-// The code point at `i` of a string napkin printed, and how many bytes it takes.
-std::pair<char32_t, std::size_t> decode(const std::string& s, std::size_t i) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + i;
-  const std::size_t n = utf8_sequence(p, s.size() - i);
-  if (n == 0) return {0xFFFD, 1};
-  char32_t c = n == 1 ? p[0] : n == 2 ? (p[0] & 0x1F) : n == 3 ? (p[0] & 0x0F) : (p[0] & 0x07);
-  for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (p[k] & 0x3F);
-  return {c, n};
+// The UTF-8 character at `i` of a string napkin printed (one byte where
+// the bytes there are not one).
+std::string_view character(const std::string& s, std::size_t i) {
+  const std::size_t n = utf8_sequence(reinterpret_cast<const unsigned char*>(s.data()) + i, s.size() - i);
+  return std::string_view(s).substr(i, n == 0 ? 1 : n);
 }
 
 // Math-mode spellings of the non-ASCII characters napkin prints.
-const char* math_symbol(char32_t c) {
-  switch (c) {
-    case U'·': return "\\cdot";
-    case U'×': case U'✗': return "\\times";
-    case U'≈': return "\\approx";
-    case U'≤': return "\\le";
-    case U'≥': return "\\ge";
-    case U'≲': return "\\lesssim";
-    case U'≳': return "\\gtrsim";
-    case U'∝': return "\\propto";
-    case U'÷': return "\\div";
-    case U'±': return "\\pm";
-    case U'≠': return "\\ne";
-    case U'→': return "\\to";
-    case U'−': return "-";
-    case U'…': return "\\ldots";
-    case U'µ': case U'μ': return "\\mu";
-    case U'²': return "^{2}";
-    case U'³': return "^{3}";
-    case U'✓': return "\\checkmark";
-    default: return nullptr;
-  }
+const char* math_symbol(std::string_view c) {
+  static constexpr std::pair<std::string_view, const char*> table[] = {
+      {"·", "\\cdot"},  {"×", "\\times"},   {"✗", "\\times"},   {"≈", "\\approx"}, {"≤", "\\le"},
+      {"≥", "\\ge"},    {"≲", "\\lesssim"}, {"≳", "\\gtrsim"},  {"∝", "\\propto"}, {"÷", "\\div"},
+      {"±", "\\pm"},    {"≠", "\\ne"},      {"→", "\\to"},      {"−", "-"},         {"…", "\\ldots"},
+      {"µ", "\\mu"},    {"μ", "\\mu"},      {"²", "^{2}"},      {"³", "^{3}"},      {"✓", "\\checkmark"}};
+  for (const auto& [text, latex] : table)
+    if (c == text) return latex;
+  return nullptr;
 }
+
+bool micro(std::string_view c) { return c == "µ" || c == "μ"; }
 
 enum class Tok { Number, Unit, Name, Keyword, String, Open, Close, Caret, Other };
 
@@ -102,9 +90,9 @@ std::string unit(const std::string& u) {
     } else if (c == '%' || c == '$' || c == '_' || c == '#' || c == '&') {
       run += std::string("\\") + c;
     } else if (static_cast<unsigned char>(c) >= 0x80) {
-      auto [cp, n] = decode(u, i);
-      run += (cp == U'µ' || cp == U'μ') ? "\\text{\\textmu}" : "?";
-      i += n;
+      const std::string_view ch = character(u, i);
+      run += micro(ch) ? "\\text{\\textmu}" : "?";
+      i += ch.size();
       continue;
     } else {
       run += c;
@@ -299,22 +287,24 @@ std::string latex_text(const std::string& text) {
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
     if (static_cast<unsigned char>(c) >= 0x80) {
-      auto [cp, n] = decode(text, i);
-      if (cp == U'µ' || cp == U'μ')
+      const std::string_view ch = character(text, i);
+      // U+00C0 to U+00FF: Latin-1 letters (bar × and ÷), which pdflatex's utf8 input reads.
+      const bool latin1 = ch.size() == 2 && static_cast<unsigned char>(ch[0]) == 0xC3 && ch != "×" && ch != "÷";
+      if (micro(ch))
         out += "\\textmu{}";
-      else if (cp == U'—')
+      else if (ch == "—")
         out += "---";
-      else if (cp == U'–')
+      else if (ch == "–")
         out += "--";
-      else if (cp == U'…')
+      else if (ch == "…")
         out += "\\ldots{}";
-      else if (cp >= 0xC0 && cp <= 0xFF && cp != U'×' && cp != U'÷')
-        out += text.substr(i, n);  // Latin-1 letters: pdflatex's utf8 input reads them
-      else if (const char* m = math_symbol(cp))
+      else if (latin1)
+        out += ch;
+      else if (const char* m = math_symbol(ch))
         out += std::string("$") + m + "$";
       else
         out += "?";
-      i += n;
+      i += ch.size();
       continue;
     }
     switch (c) {
