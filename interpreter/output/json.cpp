@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "interpreter/core/samples.hpp"
 #include "output.hpp"
 
 namespace napkin {
@@ -18,6 +19,19 @@ std::string nested(const nlohmann::ordered_json& j, int depth) {
     if (c == '\n') out += indent;
   }
   return out;
+}
+
+// A range's quantiles, in SI units, and how many samples it holds.
+nlohmann::ordered_json range_json(const Value& v) {
+  const RangeSummary& q = range_summary(v);
+  nlohmann::ordered_json range = nlohmann::ordered_json::object();
+  range["p5"] = q.p5;
+  range["p50"] = q.p50;
+  range["p95"] = q.p95;
+  range["mean"] = q.mean;
+  range["sd"] = q.sd;
+  range["samples"] = v.samples->v.size();
+  return range;
 }
 
 }  // namespace
@@ -40,18 +54,10 @@ std::string report_json(const Interpreter& in, const Report& r) {
       } else {
         switch (f.value.kind) {
           case Value::Kind::Quantity:
-            if (f.value.samples) {  // a range: its median, and its quantiles beside it
-              const RangeSummary& q = f.value.samples->summary();
-              v["si"] = q.p50;
+            if (is_range(f.value)) {  // a range: its median, and its quantiles beside it
+              v["si"] = range_summary(f.value).p50;
               v["unit"] = in.units().format(f.value.q.dim);
-              json range = json::object();
-              range["p5"] = q.p5;
-              range["p50"] = q.p50;
-              range["p95"] = q.p95;
-              range["mean"] = q.mean;
-              range["sd"] = q.sd;
-              range["samples"] = f.value.samples->v.size();
-              v["range"] = std::move(range);
+              v["range"] = range_json(f.value);
               break;
             }
             v["si"] = f.value.q.v;
@@ -110,9 +116,10 @@ std::string sweeps_json_at(const Interpreter& in, const std::vector<SweepResult>
         if (!cell.ok) {
           c["needs"] = cell.needs;
         } else if (cell.value.kind == Value::Kind::Quantity) {
-          c["si"] = cell.value.q.v;
+          c["si"] = is_range(cell.value) ? range_summary(cell.value).p50 : cell.value.q.v;
           c["unit"] = in.units().format(cell.value.q.dim);
           c["display"] = in.show(cell.value);
+          if (is_range(cell.value)) c["range"] = range_json(cell.value);
         } else if (cell.value.kind == Value::Kind::Bool) {
           c["value"] = cell.value.b;
         } else if (cell.value.kind == Value::Kind::String) {

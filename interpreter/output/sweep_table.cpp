@@ -6,6 +6,7 @@
 #include <iterator>
 #include <string_view>
 
+#include "interpreter/core/samples.hpp"
 #include "interpreter/sweep/sweep.hpp"
 #include "output.hpp"
 
@@ -133,21 +134,28 @@ void limit_sweep_points(const SweepResult& s, std::size_t limit, const char* for
 
 std::string sweep_csv(const Interpreter& in, const SweepResult& s) {
   // Machine-readable: magnitudes in SI base units, the unit in the header.
+  // A column that holds a range gives its median, then two more columns
+  // with its 5th and 95th percentiles (a plain number repeats there).
   const auto h = header(s);
   fmt::memory_buffer out;
   out.reserve(s.row_count() * h.size() * 20);  // a number is at most 24 characters, most are under 20
   auto it = std::back_inserter(out);
   auto read = readers(s);
+  std::vector<bool> band(h.size(), false);
+  for (std::size_t i = 0; i < h.size(); ++i)
+    if (!s.table[i].compact())
+      for (std::size_t r = 0; r < s.row_count() && !band[i]; ++r) band[i] = is_range(read[i](r).value);
   for (std::size_t i = 0; i < h.size(); ++i) {
-    std::string name = h[i];
+    std::string unit;
     if (s.row_count() > 0) {
       const SweepCell& c = read[i](0);
       if (c.ok && c.value.kind == Value::Kind::Quantity) {
         const std::string u = in.units().format(c.value.q.dim);
-        if (!u.empty()) name += " (" + u + ")";
+        if (!u.empty()) unit = " (" + u + ")";
       }
     }
-    fmt::format_to(it, "{}{}", i ? "," : "", name);
+    fmt::format_to(it, "{}{}{}", i ? "," : "", h[i], unit);
+    if (band[i]) fmt::format_to(it, ",{} p5{},{} p95{}", h[i], unit, h[i], unit);
   }
   out.push_back('\n');
   std::string t;
@@ -156,7 +164,14 @@ std::string sweep_csv(const Interpreter& in, const SweepResult& s) {
       if (i) out.push_back(',');
       const SweepCell& c = read[i](r);
       if (c.ok && c.value.kind == Value::Kind::Quantity) {
-        fmt::format_to(it, FMT_COMPILE("{}"), c.value.q.v);
+        if (is_range(c.value)) {
+          const RangeSummary& q = range_summary(c.value);
+          fmt::format_to(it, FMT_COMPILE("{},{},{}"), q.p50, q.p5, q.p95);
+        } else if (band[i]) {
+          fmt::format_to(it, FMT_COMPILE("{},{},{}"), c.value.q.v, c.value.q.v, c.value.q.v);
+        } else {
+          fmt::format_to(it, FMT_COMPILE("{}"), c.value.q.v);
+        }
         continue;
       }
       if (!c.ok)
@@ -171,6 +186,7 @@ std::string sweep_csv(const Interpreter& in, const SweepResult& s) {
         t = q + "\"";
       }
       out.append(t.data(), t.data() + t.size());
+      if (band[i]) out.append(std::string_view(",,"));
     }
     out.push_back('\n');
   }

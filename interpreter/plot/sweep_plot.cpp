@@ -1,10 +1,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <unordered_map>
 
+#include "interpreter/core/samples.hpp"
 #include "plot.hpp"
 #include "svg.hpp"
 
@@ -42,7 +44,10 @@ Scale scale_for(const Interpreter& in, const Value& largest) {
 
 struct Series {
   std::string name;
-  std::vector<std::pair<double, double>> pts;  // (x, y) in SI; missing cells left out
+  std::vector<std::pair<double, double>> pts;  // (x, y) in SI; missing cells left out; a range's median
+  // Where a cell is a range, its 5th and 95th percentiles at x: a band
+  // drawn behind the line.
+  std::vector<std::array<double, 3>> band;
 };
 
 struct Panel {
@@ -151,7 +156,15 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
       for (const auto& k : keys) by_key.push_back(Series{s.columns[c - nin] + (k.empty() ? "" : " (" + k + ")"), {}});
       for (std::size_t r = 0; r < rows.size(); ++r) {
         const auto& row = rows[r];
-        if (row[c].ok && row[0].ok) by_key[row_key[r]].pts.emplace_back(row[0].value.q.v, row[c].value.q.v);
+        if (!row[c].ok || !row[0].ok) continue;
+        Series& ser = by_key[row_key[r]];
+        if (is_range(row[c].value)) {
+          const RangeSummary& q = range_summary(row[c].value);
+          ser.pts.emplace_back(row[0].value.q.v, q.p50);
+          ser.band.push_back({row[0].value.q.v, q.p5, q.p95});
+        } else {
+          ser.pts.emplace_back(row[0].value.q.v, row[c].value.q.v);
+        }
       }
       for (auto& ser : by_key) p.series.push_back(std::move(ser));
     }
@@ -205,15 +218,23 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
     const double t = top + static_cast<double>(pi) * (panel_h + gap), b = t + panel_h;
     Value ymax = Value::quantity(0, p.dim);
     std::vector<double> yd;
-    for (const auto& ser : p.series)
+    for (const auto& ser : p.series) {
       for (const auto& pt : ser.pts)
         if (std::fabs(pt.second) >= std::fabs(ymax.q.v)) ymax.q.v = pt.second;
+      for (const auto& b : ser.band)
+        if (std::fabs(b[2]) >= std::fabs(ymax.q.v)) ymax.q.v = b[2];
+    }
     for (const auto& row : rows)  // keep a display unit the file asked for (`-> ms`)
       for (std::size_t c : p.columns)
         if (row[c].ok && row[c].value.display && row[c].value.q.v == ymax.q.v) ymax = row[c].value;
     const Scale ys = scale_for(in, ymax);
-    for (const auto& ser : p.series)
+    for (const auto& ser : p.series) {
       for (const auto& pt : ser.pts) yd.push_back(pt.second / ys.factor);
+      for (const auto& b : ser.band) {
+        yd.push_back(b[1] / ys.factor);
+        yd.push_back(b[2] / ys.factor);
+      }
+    }
     if (yd.empty()) yd.push_back(0);
     bool ylog = false;
     std::vector<double> yticks;
@@ -242,6 +263,13 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
       const std::string& col = svg::color(color++);
       std::vector<std::pair<double, double>> px;
       for (const auto& [vx, vy] : ser.pts) px.emplace_back(x.at(vx / xs_scale.factor), y.at(vy / ys.factor));
+      if (!ser.band.empty()) {  // the 90% interval: along the 5th percentiles, back along the 95th
+        std::vector<std::pair<double, double>> area;
+        for (const auto& b : ser.band) area.emplace_back(x.at(b[0] / xs_scale.factor), y.at(b[1] / ys.factor));
+        for (auto b = ser.band.rbegin(); b != ser.band.rend(); ++b)
+          area.emplace_back(x.at((*b)[0] / xs_scale.factor), y.at((*b)[2] / ys.factor));
+        cv.polygon(area, fmt::format("fill=\"{}\" fill-opacity=\"0.18\" stroke=\"none\"", col));
+      }
       cv.polyline(px, fmt::format("stroke=\"{}\" stroke-width=\"2.2\" stroke-linejoin=\"round\"", col));
       for (const auto& [a, bb] : px) cv.circle(a, bb, 3.5, fmt::format("fill=\"{}\" stroke=\"white\" stroke-width=\"1\"", col));
       cv.line(right + 24, ly + 6, right + 46, ly + 6, fmt::format("stroke=\"{}\" stroke-width=\"2.2\"", col));

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "grammar/printer.hpp"
+#include "interpreter/core/samples.hpp"
 #include "interpreter/core/suggest.hpp"
 #include "sweep_compile.hpp"
 #include "sweep_sharing.hpp"
@@ -77,6 +78,7 @@ struct Points {
 };
 
 struct Setup {
+  const ast::Stmt* stmt = nullptr;
   Record* base = nullptr;
   std::vector<std::size_t> var_slots;
   std::vector<std::vector<Value>> var_values;
@@ -89,6 +91,21 @@ std::vector<std::pair<std::size_t, Value>> values_at(const Setup& s, std::size_t
   std::vector<std::pair<std::size_t, Value>> values;
   for (std::size_t k = 0; k < idx.size(); ++k) values.emplace_back(s.var_slots[k], s.var_values[k][idx[k]]);
   return values;
+}
+
+// The samples the first point's cells hold, times the points: past
+// kMaxSweepSamples the sweep is an error before it has spent the time.
+void limit_samples(const Setup& s, const std::vector<SweepCell>& row) {
+  std::size_t per_point = 0;
+  for (const SweepCell& c : row)
+    if (is_range(c.value)) per_point += c.value.samples->v.size();
+  if (per_point == 0 || per_point * s.points.count <= kMaxSweepSamples) return;
+  fail(codes::size_limit, s.stmt->span,
+       fmt::format("this sweep's cells would hold {} samples of ranges ({} a point, {} points); a sweep may hold at most {}",
+                   format_exact(static_cast<double>(per_point) * static_cast<double>(s.points.count)),
+                   format_exact(static_cast<double>(per_point)), format_exact(static_cast<double>(s.points.count)),
+                   format_exact(static_cast<double>(kMaxSweepSamples))),
+       "sweep fewer values, or run with fewer samples (`--samples 1000`)");
 }
 
 // Every point with the tree walker. Points are retired as the sweep goes, so
@@ -115,6 +132,7 @@ void walk_points(Interpreter& in, const Setup& s, SweepResult& out) {
                       std::all_of(row.begin(), row.end(),
                                   [&](const SweepCell& c) { return reaches_no_point(c.value, first_new); });
     for (std::size_t i = 0; i < row.size(); ++i) out.table[i].push(row[i]);
+    if (p == 0) limit_samples(s, row);
   }
 }
 
@@ -278,6 +296,7 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& st, bool compile) {
   if (target.kind != Value::Kind::Record)
     fail(codes::not_a_record, st.value->span, fmt::format("only a record can be swept, but `{}` is not one", out.target));
   Setup s;
+  s.stmt = &st;
   s.base = target.rec;
   for (const auto& v : st.sweep_vars) {
     out.inputs.push_back(v.name);

@@ -9,17 +9,6 @@
 
 namespace napkin {
 
-// Whether `v` is a range (a set of samples, value.hpp): a sweep keeps such
-// a cell whole and never compiles a formula that reaches one. Written so
-// that it also compiles where values have no samples.
-template <class V>
-bool is_range(const V& v) {
-  if constexpr (requires { v.samples; })
-    return v.samples != nullptr;
-  else
-    return false;
-}
-
 struct SweepCell {
   bool ok = true;
   Value value;
@@ -91,6 +80,11 @@ struct SweepResult {
 // inputs and two columns, takes about 40 MB. A sweep the compiler cannot
 // take keeps the shell of each point's record as well (about 150 bytes).
 inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
+
+// A range's samples stay in its cell, and a point of ranges costs each
+// range's samples in time as well: a sweep's cells may hold this many
+// samples together (80 MB), 1,000 points of 10,000-sample ranges, say.
+inline constexpr std::size_t kMaxSweepSamples = 10'000'000;
 
 // `compile`: false evaluates every point with the tree walker, as the
 // compiled program's tests compare against.

@@ -1,6 +1,6 @@
 #include "sweep_compile.hpp"
 
-#include "sweep.hpp"
+#include "interpreter/core/samples.hpp"
 
 #include <cmath>
 #include <cstring>

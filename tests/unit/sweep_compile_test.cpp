@@ -8,7 +8,11 @@
 #include <filesystem>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "grammar/diagnostic.hpp"
+#include "interpreter/core/samples.hpp"
+#include "interpreter/plot/plot.hpp"
 #include "interpreter/sweep/sweep.hpp"
 #include "support.hpp"
 
@@ -156,4 +160,37 @@ TEST_CASE("what the compiler does not take is left to the tree walker", "[sweep]
   CHECK(same_both_ways("record r {\n  n: count\n  y = n * 2\n}\nsweep r over n in [1, 2 GB] show y\n").empty());
   CHECK(same_both_ways("record r {\n  n = 1 s\n  y = n * 2\n}\nsweep r over n in [1 s, 2 ms -> ms] show y\n") ==
         std::vector<bool>{false});
+}
+
+TEST_CASE("a range in a sweep is kept whole: its cells show the interval, CSV and JSON its percentiles", "[sweep][compile]") {
+  const std::string source =
+      "record decode {\n"
+      "  batch = 1\n"
+      "  frac = 80% to 90%\n"
+      "  rate = batch * 1 token / (1 ms / frac)\n"
+      "  plain = batch * 1 token/s\n"
+      "}\n"
+      "sweep decode over batch in [1, 2] show rate, plain\n";
+  CHECK(same_both_ways(source) == std::vector<bool>{false});  // a range is samples: the tree walker's
+  Session s;
+  s.load(source);
+  const auto sweeps = napkin::run_sweeps(s.in, s.module);
+  const napkin::SweepCell rate = sweeps[0].cell(1, 1);
+  REQUIRE(napkin::is_range(rate.value));
+  // Twice the batch, twice every sample: 2 token/ms × (80% to 90%).
+  CHECK(s.in.show(rate.value) == "1,697 token/s (90%: 1,600–1,800)");
+  const std::string csv = napkin::sweep_csv(s.in, sweeps[0]);
+  INFO(csv);
+  CHECK(csv.rfind("batch,rate (token/s),rate p5 (token/s),rate p95 (token/s),plain (token/s)\n", 0) == 0);
+  const napkin::RangeSummary& q = napkin::range_summary(rate.value);
+  CHECK(q.p5 == Approx(1600).epsilon(1e-3));
+  CHECK(q.p95 == Approx(1800).epsilon(1e-3));
+  CHECK(csv.find(fmt::format("\n2,{},{},{},2\n", q.p50, q.p5, q.p95)) != std::string::npos);
+  // The plot draws the median as the line and the 90% interval as a band
+  // behind it: one band, for `rate`; `plain` has none.
+  const std::string svg = napkin::sweep_svg(s.in, sweeps[0]);
+  std::size_t bands = 0;
+  for (std::size_t at = svg.find("fill-opacity=\"0.18\""); at != std::string::npos; at = svg.find("fill-opacity=\"0.18\"", at + 1))
+    ++bands;
+  CHECK(bands == 1);
 }
