@@ -27,14 +27,17 @@ Result cmd_eval(const EvalArgs& a, const Common& c) {
     // loading it is most of the command's time. If such an expression fails
     // without it (a unit the library declares, such as `request`), it is
     // evaluated again with it, so the answer and any error are the same.
+    // An expression that names something from the library needs the modules
+    // that define it, not all fifteen; it is evaluated again with all of them
+    // if it fails with those, for the same reason.
     bool done = false;
-    if (!names_something(e)) {
-      try {
-        v = in.eval_in(in.load_source("<no imports>", "", ""), e, &trace);
+    try {
+      if (Module* first = names_something(e) ? in.prelude_for(e) : in.load_source("<no imports>", "", "")) {
+        v = in.eval_in(first, e, &trace);
         done = true;
-      } catch (const Error&) {
-        trace = {};
       }
+    } catch (const Error&) {
+      trace = {};
     }
     if (!done) v = in.eval_in(in.prelude(), e, &trace);
     Result res;

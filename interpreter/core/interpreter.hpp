@@ -134,6 +134,11 @@ class Interpreter {
 
   // A module that imports the whole standard library, for `napkin eval`.
   Module* prelude();
+  // A module that imports only the standard modules defining the names `e`
+  // uses, with what they import, in prelude()'s order: what `napkin eval`
+  // tries first. Null where the names cannot tell (--stdlib DIR, a name two
+  // modules define, base units that would be declared out of order).
+  Module* prelude_for(const ast::Expr& e);
   Value eval_in(Module* m, const ast::Expr& e, Trace* trace = nullptr);
   // Calls the function `name` that `m` sees with positional `args`, as
   // napkin code calling it would: how C++ asks the standard library for a

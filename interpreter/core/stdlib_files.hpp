@@ -1,7 +1,8 @@
 #pragma once
 // The standard library's .napkin files, embedded at build time: each one's
-// text, its syntax tree compiled to words, and the names it defines
-// (napkin-embed-stdlib, stdlib/embed/main.cpp, writes the table).
+// text, its syntax tree compiled to words, the names it defines and the
+// modules it imports (napkin-embed-stdlib, stdlib/embed/main.cpp, writes the
+// table).
 #include <cstddef>
 
 #include "grammar/compiled_ast.hpp"
@@ -15,6 +16,9 @@ struct EmbeddedFile {
   CompiledAst ast;           // the text's tree: spans are offsets into `text`
   const char* const* names;  // what it defines at its top level (let, fn, record), in order
   std::size_t name_count;
+  const char* const* imports;  // the standard modules it imports, in order ("dtypes")
+  std::size_t import_count;
+  bool base_units;  // whether it declares a base unit (`unit W`)
 };
 
 extern const EmbeddedFile kStdlib[];

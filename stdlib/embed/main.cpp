@@ -1,8 +1,9 @@
 // napkin-embed-stdlib: writes the C++ file that carries the standard library
 // inside the binary. For each stdlib/*.napkin it holds the text, the syntax
-// tree compiled to words (grammar/compiled_ast.hpp), and the names the module
-// defines at its top level, so that a run rebuilds a module's tree instead of
-// parsing it and says which module defines a name without reading any.
+// tree compiled to words (grammar/compiled_ast.hpp), the names the module
+// defines at its top level and the modules it imports, so that a run
+// rebuilds a module's tree instead of parsing it, and knows which modules
+// define a name without reading any.
 // Links only napkin_grammar: it parses, it never evaluates.
 //
 //   napkin-embed-stdlib --out FILE.cpp MODULE.napkin...
@@ -90,9 +91,14 @@ int main(int argc, char** argv) {
       if (compile_ast(load_compiled_ast(c.view(), file)).words != c.words)
         throw std::runtime_error("std/" + name + ": the compiled tree does not read back the same");
       std::vector<std::string> names;
-      for (const auto& st : m.statements)
+      std::vector<std::string> imports;
+      bool base_units = false;
+      for (const auto& st : m.statements) {
         if (st.kind == ast::StmtKind::Let || st.kind == ast::StmtKind::Fn || st.kind == ast::StmtKind::Record)
           names.push_back(st.name);
+        if (st.kind == ast::StmtKind::Import && st.name.rfind("std/", 0) == 0) imports.push_back(st.name.substr(4));
+        if (st.kind == ast::StmtKind::Unit && !st.value) base_units = true;
+      }
 
       body << "// std/" << name << "\n";
       body << "const unsigned char text" << i << "[] = ";
@@ -105,12 +111,15 @@ int main(int argc, char** argv) {
       write_words(body, c.string_ends);
       body << ";\nconst char* const names" << i << "[] = {";
       for (const auto& n : names) body << "\n    \"" << n << "\",";  // names are identifiers: nothing to escape
+      body << "\n    nullptr};\nconst char* const imports" << i << "[] = {";
+      for (const auto& n : imports) body << "\n    \"" << n << "\",";  // module names: nothing to escape
       body << "\n    nullptr};\n\n";
 
       table << "    {\"" << name << "\", reinterpret_cast<const char*>(text" << i << "), " << file.text.size()
             << ",\n     {words" << i << ", " << c.words.size() << ", reinterpret_cast<const char*>(strings" << i
             << "), string_ends" << i << ", " << c.string_ends.size() << "},\n     names" << i << ", "
-            << names.size() << "},\n";
+            << names.size() << ",\n     imports" << i << ", " << imports.size() << ", " << (base_units ? "true" : "false")
+            << "},\n";
     }
   } catch (const Error& e) {
     std::cerr << render(e.diagnostic());
@@ -120,7 +129,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   body << "}  // namespace\n\nconst EmbeddedFile kStdlib[] = {\n"
-       << table.str() << "    {nullptr, nullptr, 0, {}, nullptr, 0}};\nconst std::size_t kStdlibCount = " << files.size()
+       << table.str() << "    {nullptr, nullptr, 0, {}, nullptr, 0, nullptr, 0, false}};\nconst std::size_t kStdlibCount = " << files.size()
        << ";\n\n}  // namespace napkin\n";
 
   const std::string tmp = out_path + ".tmp";

@@ -187,3 +187,48 @@ TEST_CASE("a name of a built-in module is found without importing it", "[stdlib]
         std::string::npos);
   CHECK(rendered_error(in, m, "probe").find("defined in std/") == std::string::npos);
 }
+
+namespace {
+
+// What `napkin eval` prints for `text`: with prelude_for's modules first and
+// the whole library if that fails (as cmd_eval does), or the whole library only.
+std::string eval_like_cli(const std::string& text, bool some_first) {
+  Interpreter in;
+  const ast::Expr& e = in.parse_snippet("<eval>", text);
+  try {
+    if (some_first) try {
+        if (Module* m = in.prelude_for(e)) return in.show(in.eval_in(m, e));
+      } catch (const Error&) {
+      }
+    return in.show(in.eval_in(in.prelude(), e));
+  } catch (const Error& err) {
+    return render(err.diagnostic());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("an expression evaluated with only the modules its names need reads as with the whole library", "[stdlib]") {
+  for (const char* text : {"gpt2.params", "h100_sxm.power * 1 h", "kv_cache_bytes(gpt2, 1024 token) -> MiB",
+                           "fits(gpt2.params * 2 B/param, h100_sxm.memory_capacity)", "gpt2 with { layers = 2 }",
+                           "in_flight(3 request/s, 2 s)", "cost_per_million_tokens(2 USD/h, 1000 token/s)",
+                           "gpt2.paramz", "gpt3.params", "transformer.params", "kv_cache_bytes(gpt2)",
+                           "gpt2.params + 1 request", "min(gpt2.layers, 3)"}) {
+    INFO(text);
+    CHECK(eval_like_cli(text, true) == eval_like_cli(text, false));
+  }
+  // It loads what the names need and what those import, nothing else.
+  Interpreter in;
+  const ast::Expr& e = in.parse_snippet("<eval>", "gpt2.params");
+  Module* m = in.prelude_for(e);
+  REQUIRE(m);
+  REQUIRE(m->imports.size() == 3);
+  CHECK(m->imports[0]->file->name == "std/dtypes");
+  CHECK(m->imports[1]->file->name == "std/transformer");
+  CHECK(m->imports[2]->file->name == "std/models");
+  // A directory's modules may define other names: it is left to prelude().
+  Options o;
+  o.stdlib_dir = ".";
+  Interpreter with_dir(o);
+  CHECK(with_dir.prelude_for(with_dir.parse_snippet("<eval>", "gpt2.params")) == nullptr);
+}
