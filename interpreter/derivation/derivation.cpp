@@ -81,30 +81,51 @@ Derivation derive(const Interpreter& in, const ast::Expr& formula, const Trace& 
   return d;
 }
 
-std::vector<Term> derivation_lines(const Derivation& d) {
-  std::vector<Term> lines;
+namespace {
+
+// Which of formula (0), substituted (1) and result (2) a derivation prints,
+// without repeats; `text` gets their plain text.
+std::vector<int> printed(const Derivation& d, std::vector<std::string>* text) {
   if (d.input) {
-    lines.push_back(d.result);
-    return lines;
+    if (text) text->push_back(napkin::text(d.result));
+    return {2};
   }
-  lines.push_back(d.formula);
-  if (d.record) return lines;  // `drill with { ... }`: the formula says it all
-  const std::string formula = text(d.formula), substituted = text(d.substituted), result = text(d.result);
+  const std::string formula = napkin::text(d.formula);
+  if (d.record) {  // `drill with { ... }`: the formula says it all
+    if (text) text->push_back(formula);
+    return {0};
+  }
+  std::string substituted = napkin::text(d.substituted), result = napkin::text(d.result);
   // `time -> day` substitutes to `5.771 day -> day`: the result says it once.
   const std::size_t arrow = substituted.rfind(" -> ");
   const bool converted_only = arrow != std::string::npos && substituted.compare(0, arrow, result) == 0;
-  std::string last = formula;
+  std::vector<int> which{0};
+  const std::string* last = &formula;
   if (substituted != formula && !converted_only) {
-    lines.push_back(d.substituted);
-    last = substituted;
+    which.push_back(1);
+    last = &substituted;
   }
-  if (result != last) lines.push_back(d.result);
+  const bool result_too = result != *last;
+  if (result_too) which.push_back(2);
+  if (text) {
+    text->push_back(formula);
+    if (which.size() > 1 && which[1] == 1) text->push_back(std::move(substituted));
+    if (result_too) text->push_back(std::move(result));
+  }
+  return which;
+}
+
+}  // namespace
+
+std::vector<Term> derivation_lines(const Derivation& d) {
+  std::vector<Term> lines;
+  for (int i : printed(d, nullptr)) lines.push_back(i == 0 ? *d.formula : i == 1 ? *d.substituted : *d.result);
   return lines;
 }
 
 std::vector<std::string> derivation_text(const Derivation& d) {
   std::vector<std::string> out;
-  for (const auto& t : derivation_lines(d)) out.push_back(text(t));
+  printed(d, &out);
   return out;
 }
 

@@ -18,9 +18,9 @@ struct CallStep {
 };
 
 struct Derivation {
-  Term formula;      // batch · 1 token / weight_read_time
-  Term substituted;  // 1 · 1 token / 7.362 ms
-  Term result;       // 135.8 token/s
+  SharedTerm formula;      // batch · 1 token / weight_read_time
+  SharedTerm substituted;  // 1 · 1 token / 7.362 ms
+  SharedTerm result;       // 135.8 token/s
   std::string note;  // "measured: ..." or "fallback: ..." for measured values
   bool input = false;       // a literal: nothing to derive
   bool record = false;      // a record made with `with`: the formula is the whole story

@@ -55,13 +55,24 @@ class Builder {
       if (auto s = o_.substitute(e)) {
         // `5.3 TB/s`, `-3` or a substituted branch `a · b` needs parentheses
         // as a divisor; `7.362 ms` does not.
-        const std::string t = text(*s);
-        const bool compound = !enclosed(t) && (t.find_first_of("/*^+") != std::string::npos ||
-                                               t.find("·") != std::string::npos || t.find(" - ") != std::string::npos ||
-                                               (!t.empty() && t[0] == '-') ||
-                                               t.find(" (90%: ") != std::string::npos);  // a range
+        const bool compound = is_compound(*s);
         return {std::move(*s), prec_atom(), compound};
       }
+    return build_node(e);
+  }
+
+  // `5.3 TB/s`, `-3`, `a · b`: what needs parentheses as a divisor.
+  static bool is_compound(const Term& s) {
+    if (s.kind == K::Number && s.items.empty())  // the same test on a value's text, without making it
+      return s.text.find_first_of("/*^+") != std::string::npos || s.unit.find_first_of("/*^+") != std::string::npos ||
+             (!s.text.empty() && s.text[0] == '-');
+    const std::string t = text(s);
+    return !enclosed(t) && (t.find_first_of("/*^+") != std::string::npos || t.find("·") != std::string::npos ||
+                            t.find(" - ") != std::string::npos || (!t.empty() && t[0] == '-') ||
+                            t.find(" (90%: ") != std::string::npos);  // a range
+  }
+
+  Built build_node(const Expr& e) {
     switch (e.kind) {
       case ExprKind::Number: {
         Term t = make(K::Number);
@@ -223,11 +234,19 @@ std::string quote(const std::string& s) {
 
 using Tok = TermToken::Kind;
 
+// Walks a term in print order: into tokens, or straight into its plain
+// text (`text`, when set), which is what most callers want.
 struct Emitter {
   std::vector<TermToken> out;
+  std::string* text = nullptr;
 
-  void add(Tok k, std::string text, bool space, bool binary = false) {
-    out.push_back({k, std::move(text), space, binary});
+  void add(Tok k, std::string t, bool space, bool binary = false) {
+    if (text) {
+      if (space) *text += ' ';
+      *text += k == Tok::String ? quote(t) : t;
+      return;
+    }
+    out.push_back({k, std::move(t), space, binary});
   }
 
   void number(const Term& t, bool space) {
@@ -412,14 +431,24 @@ std::string text(const Term& t) {
   if (t.kind == K::String) return quote(t.text);
   if (t.kind == K::Number && t.items.empty()) {  // `16 GiB`, `$5/hour`
     if (t.unit.empty()) return t.text;
-    return !t.text.empty() && t.text[0] == '$' ? t.text + t.unit.substr(1) : t.text + " " + t.unit;
+    const bool dollar = !t.text.empty() && t.text[0] == '$';
+    std::string out;
+    out.reserve(t.text.size() + t.unit.size() + 1);
+    out += t.text;
+    if (!dollar) out += ' ';
+    out.append(t.unit, dollar ? 1 : 0);
+    return out;
   }
   std::string out;
-  for (const auto& k : tokens(t)) {
-    if (k.space) out += ' ';
-    out += k.kind == Tok::String ? quote(k.text) : k.text;
-  }
+  Emitter e;
+  e.text = &out;
+  e.emit(t, false);
   return out;
+}
+
+const Term& SharedTerm::operator*() const {
+  static const Term none;
+  return p_ ? *p_ : none;
 }
 
 Term term_of(const ast::Expr& e, const TermOptions& o) {
@@ -434,15 +463,19 @@ Term value_term(const Interpreter& in, const Value& v, int digits) {
     case Value::Kind::Quantity: {
       // `16 GiB`, `40%`, `8`: the number, then its unit after one space,
       // then anything else the display adds, as prose.
-      const std::string s = show(v);
+      std::string s = show(v);
       t.kind = K::Number;
       const std::size_t sp = s.find(' ');
-      t.text = s.substr(0, sp);
-      if (sp == std::string::npos) return t;
+      if (sp == std::string::npos) {
+        t.text = std::move(s);
+        return t;
+      }
       // A range's interval follows in parentheses: `84.85% (90%: 80–90)`.
       const std::size_t rest = s[sp + 1] == '(' ? sp : s.find(' ', sp + 1);
       if (rest != sp) t.unit = s.substr(sp + 1, rest == std::string::npos ? std::string::npos : rest - sp - 1);
       if (rest != std::string::npos) t.items.push_back(suffix(s.substr(rest + 1)));
+      s.resize(sp);
+      t.text = std::move(s);
       return t;
     }
     case Value::Kind::String:

@@ -7,6 +7,7 @@
 // after a thin space, `·` as \cdot), so that no renderer reads text back.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,21 @@ struct Term {
 
 // The term's plain text: what `print_expr` writes for the same formula.
 std::string text(const Term& t);
+
+// A term that the copies of a derivation share, one pointer wide: a report
+// holds a derivation for each of its fields, and most are never printed.
+class SharedTerm {
+ public:
+  SharedTerm() = default;
+  SharedTerm(Term t) : p_(std::make_shared<const Term>(std::move(t))) {}  // NOLINT: a term is one
+  const Term& operator*() const;
+  const Term* operator->() const { return &**this; }
+  bool empty() const { return !p_ || p_->empty(); }
+
+ private:
+  std::shared_ptr<const Term> p_;
+};
+inline std::string text(const SharedTerm& t) { return text(*t); }
 
 // A value as a term: `16 GiB` is the number 16 with the unit GiB.
 // `digits`: significant digits (0: the interpreter's).
