@@ -108,7 +108,11 @@ struct Param {
   ExprPtr default_value;
 };
 
-enum class StmtKind { Import, Let, Fn, Unit, Record, Check, Sweep };
+// Solve: `solve RECORD for INPUT [in [LO, HI]] [max|min] where CONDITION`,
+// held in the fields below: `name` and `base` the record, `sweep_vars[0]`
+// the input (with its bracket as `values`, or none), `record_kind` the goal
+// ("where", "max" or "min"), `value` the condition.
+enum class StmtKind { Import, Let, Fn, Unit, Record, Check, Sweep, Solve };
 
 struct SweepVar {
   std::string name;

@@ -65,6 +65,9 @@ NAPKIN_EXPECT(sweep_in, "expected 'in' and a list of values after the swept inpu
 NAPKIN_EXPECT(sweep_values, "expected a list of values in brackets, e.g. [1, 8, 32]");
 NAPKIN_EXPECT(sweep_show, "expected 'show' and the fields to tabulate, e.g. `show tokens_per_s, bound`");
 NAPKIN_EXPECT(sweep_column, "expected a field name to show");
+NAPKIN_EXPECT(solve_input, "expected the input to solve for after 'for', e.g. `solve decode for batch max where fits`");
+NAPKIN_EXPECT(solve_where, "expected 'where', 'max where' or 'min where' and a condition, e.g. `max where fits`");
+NAPKIN_EXPECT(solve_condition, "expected the condition after 'where'");
 
 #undef NAPKIN_EXPECT
 

@@ -34,7 +34,8 @@ using selector = pt::selector<
                           not_op, cmp_op, range_op, add_op, mul_op, neg_expr, call_args, named_arg, member, member_name,
                           with_block, convert_percent, number_literal, number_value, percent, dollar_literal, string_literal,
                           list_literal, kw_true, kw_false, name, measure_expr, probe_name, measure_fallback,
-                          sweep_stmt, sweep_var, sweep_var_name, sweep_column>,
+                          sweep_stmt, sweep_var, sweep_var_name, sweep_column, solve_stmt, solve_record,
+                          solve_input, solve_bracket, solve_goal>,
     pt::fold_one::on<convert_expr, or_expr, and_expr, not_expr, cmp_expr, range_expr, add_expr, mul_expr, pow_expr,
                      postfix_expr, paren_expr>>;
 
@@ -497,6 +498,33 @@ class Builder {
       if (st.sweep_vars.size() > 2)
         fail(codes::size_limit, st.sweep_vars[2].span, "a sweep varies one or two inputs",
              "sweep a third input in a second sweep, or write a record per value");
+      return st;
+    }
+    if (n.is_type<solve_stmt>()) {  // [solve_record[name+], solve_input, solve_bracket?, solve_goal?, condition]
+      // The record is `base` (its path, as text in `name`), the input and its
+      // bracket are the one sweep_var, and the goal ("where", "max", "min")
+      // is `record_kind`; the condition is `value`.
+      ast::Stmt st(ast::StmtKind::Solve, s);
+      const Node& rec = *n.children.at(0);
+      st.name = rec.string();
+      st.name_span = span(rec);
+      st.base = base_path(rec);
+      ast::SweepVar v;
+      v.name = n.children.at(1)->string();
+      v.span = span(*n.children[1]);
+      st.record_kind = "where";
+      for (std::size_t i = 2; i + 1 < n.children.size(); ++i) {
+        const Node& c = *n.children[i];
+        if (c.is_type<solve_bracket>()) {
+          v.values = expr(*c.children.at(0));
+          if (v.values->items.size() != 2)
+            fail(codes::syntax, v.values->span, "a bracket to solve in has two ends, `in [LOW, HIGH]`");
+        } else {
+          st.record_kind = c.string();  // max or min
+        }
+      }
+      st.sweep_vars.push_back(std::move(v));
+      st.value = expr(*n.children.back());
       return st;
     }
     fail(codes::internal, s, "unexpected statement node " + std::string(n.type));

@@ -296,8 +296,25 @@ struct sweep_column : seq<name> {};
 struct sweep_columns : seq<sweep_column, star<sp, one<','>, sp, must<sweep_column>>> {};
 struct sweep_stmt : if_must<kw_sweep, sp, value_expr, sp, sweep_over, sp, sweep_vars, sp, sweep_show, sp, sweep_columns> {};
 
+// `solve decode for batch max where fits`, `solve decode for batch in [1, 512]
+// where tokens_per_s == 2000 token/s`: an input found from a condition. The
+// words after `solve` only mean something here, so `solve = 3` is still a
+// top-level value; the statement commits once `solve NAME for` is read.
+struct kw_solve : keyword<'s', 'o', 'l', 'v', 'e'> {};
+struct kw_for : keyword<'f', 'o', 'r'> {};
+struct kw_where : keyword<'w', 'h', 'e', 'r', 'e'> {};
+struct solve_record : seq<name, star<one<'.'>, name>> {};
+struct solve_head : seq<kw_solve, sp, solve_record, sp, kw_for, sp> {};
+struct solve_input : seq<name> {};
+struct solve_bracket : seq<kw_in, sp, must<sweep_values>> {};
+struct solve_goal : sor<keyword<'m', 'a', 'x'>, keyword<'m', 'i', 'n'>> {};
+struct solve_where : seq<kw_where> {};
+struct solve_condition : seq<value_expr> {};
+struct solve_stmt
+    : if_must<solve_head, solve_input, sp, opt<solve_bracket, sp>, opt<solve_goal, sp>, solve_where, sp, solve_condition> {};
+
 struct statement
-    : sor<import_stmt, let_stmt, fn_stmt, unit_stmt, record_stmt, check_stmt, sweep_stmt, assign_stmt> {};
+    : sor<import_stmt, let_stmt, fn_stmt, unit_stmt, record_stmt, check_stmt, sweep_stmt, solve_stmt, assign_stmt> {};
 struct end_of_file : eof {};
 struct file : seq<opt<utf8::bom>, sp, star<statement, sp>, must<end_of_file>> {};
 

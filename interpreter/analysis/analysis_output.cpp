@@ -88,6 +88,15 @@ std::string solve_text(Interpreter& in, const SolveResult& r, int depth) {
   return out;
 }
 
+std::string solve_brief_text(Interpreter& in, const SolveResult& r) {
+  std::string out = fmt::format("solve {} for {} {}\n", r.record, r.input, goal_text(r.goal, r.condition));
+  out += fmt::format("  {}.{} = {}\n", r.record, r.input, in.show(r.solution));
+  out += fmt::format("    {} = {}: {}\n", r.input, in.show(r.solution), seen_text(in, r, r.value, r.target));
+  if (r.beyond)
+    out += fmt::format("    {} = {}: {}\n", r.input, in.show(*r.beyond), seen_text(in, r, r.beyond_value, r.beyond_target));
+  return out;
+}
+
 std::string solve_json(Interpreter& in, const SolveResult& r, int depth) {
   json j;
   j["record"] = r.record;

@@ -12,6 +12,9 @@ namespace napkin {
 // (< 0: all).
 std::string solve_text(Interpreter& in, const SolveResult& r, int depth);
 std::string solve_json(Interpreter& in, const SolveResult& r, int depth);
+// A `solve` statement in `napkin run`: the solution and the condition on
+// both sides of it.
+std::string solve_brief_text(Interpreter& in, const SolveResult& r);
 
 std::string sensitivity_text(Interpreter& in, const SensitivityResult& r);
 std::string sensitivity_json(Interpreter& in, const SensitivityResult& r);

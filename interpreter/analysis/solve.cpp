@@ -84,8 +84,9 @@ struct Search {
 };
 
 // A value from the file: a bracket end.
-double bracket_end(Interpreter& in, Module* m, const std::string& text, const char* which, const Dim& dim) {
-  const ast::Expr& e = in.parse_snippet(std::string("<--") + which + ">", text);
+double bracket_end(Interpreter& in, Module* m, const std::string& text, const ast::Expr* node, const char* which,
+                   const Dim& dim) {
+  const ast::Expr& e = node ? *node : in.parse_snippet(std::string("<--") + which + ">", text);
   Value v = in.eval_in(m, e);
   const Quantity& q = in.expect_quantity(v, &e, which);
   if (!(q.dim == dim))
@@ -112,7 +113,24 @@ std::string goal_text(SolveGoal g, const std::string& condition) {
   return "where " + condition;
 }
 
+static SolveResult solve_here(Interpreter& in, Module* m, const SolveSpec& spec);
+
 SolveResult solve(Interpreter& in, Module* m, const SolveSpec& spec) {
+  if (!spec.at.valid()) return solve_here(in, m, spec);
+  try {
+    return solve_here(in, m, spec);
+  } catch (Error& e) {
+    Diagnostic& d = e.diagnostic();
+    if (d.labels.empty()) d.labels.push_back({spec.at, "in this solve", true});
+    // A statement's bracket is written after its input, not as options.
+    for (const auto& [option, written] : {std::pair<std::string, std::string>{"(--lo, --hi)", "(`in [LOW, HIGH]` after the input)"},
+                                          {"--lo and --hi", "`in [LOW, HIGH]` after the input"}})
+      if (auto at = d.help.find(option); at != std::string::npos) d.help.replace(at, option.size(), written);
+    throw;
+  }
+}
+
+static SolveResult solve_here(Interpreter& in, Module* m, const SolveSpec& spec) {
   SolveResult out;
   out.input = spec.input;
   out.goal = spec.goal;
@@ -157,18 +175,18 @@ SolveResult solve(Interpreter& in, Module* m, const SolveSpec& spec) {
     integer = dim.dimensionless() && std::floor(start) == start && std::abs(start) < kMaxWhole;
   } else if (s.type_decl && s.type_decl->type.kind == ast::TypeKind::Count) {
     integer = true;
-  } else if (spec.lo.empty()) {
+  } else if (spec.lo.empty() && !spec.lo_node) {
     usage(fmt::format("{}.{} has no value to start from", out.record, spec.input), "give a bracket with --lo and --hi");
   }
   if (!current && s.type_decl && s.type_decl->type.kind == ast::TypeKind::Unit) {
     // A required input with a unit: its dimension comes from the bracket.
-    const ast::Expr& e = in.parse_snippet("<--lo>", spec.lo);
+    const ast::Expr& e = spec.lo_node ? *spec.lo_node : in.parse_snippet("<--lo>", spec.lo);
     Value v = in.eval_in(m, e);
     dim = in.expect_quantity(v, &e, "--lo").dim;
   }
   out.integer = integer;
 
-  const ast::Expr& cond = in.parse_snippet("<condition>", spec.condition);
+  const ast::Expr& cond = spec.condition_node ? *spec.condition_node : in.parse_snippet("<condition>", spec.condition);
   if (spec.goal == SolveGoal::Equal && !(cond.kind == ast::ExprKind::Binary && cond.op == ast::BinOp::Eq))
     fail(codes::usage, cond.span, "`where` needs an equation, `A == B`",
          "for the largest or smallest value at which a condition holds, use --max or --min");
@@ -192,11 +210,11 @@ SolveResult solve(Interpreter& in, Module* m, const SolveSpec& spec) {
   // bracket (or is zero): false below the crossing, true from it on.
   double lo, hi;
   Search::Seen slo, shi;
-  const bool given = !spec.lo.empty() || !spec.hi.empty();
+  const bool given = !spec.lo.empty() || !spec.hi.empty() || spec.lo_node;
   if (given) {
-    if (spec.lo.empty() || spec.hi.empty()) usage("give both ends of the bracket, --lo and --hi");
-    lo = bracket_end(in, m, spec.lo, "lo", dim);
-    hi = bracket_end(in, m, spec.hi, "hi", dim);
+    if (!spec.lo_node && (spec.lo.empty() || spec.hi.empty())) usage("give both ends of the bracket, --lo and --hi");
+    lo = bracket_end(in, m, spec.lo, spec.lo_node, "lo", dim);
+    hi = bracket_end(in, m, spec.hi, spec.hi_node, "hi", dim);
     if (integer) {
       lo = std::ceil(lo);
       hi = std::floor(hi);

@@ -20,6 +20,13 @@ struct SolveSpec {
   SolveGoal goal = SolveGoal::Equal;
   std::string condition;  // Equal: "A == B"; Max and Min: a boolean; both in the record's scope
   std::string lo, hi;     // the bracket, as expressions in the file's scope; both empty: found from the input's value
+  // A `solve` statement gives its condition and bracket as nodes of the
+  // file (used instead of `condition`, `lo` and `hi`, so errors point into
+  // the file), and its place, which errors without one of their own get.
+  const ast::Expr* condition_node = nullptr;
+  const ast::Expr* lo_node = nullptr;
+  const ast::Expr* hi_node = nullptr;
+  Span at;
 };
 
 struct SolveResult {

@@ -26,6 +26,40 @@ Result cmd_solve(const SolveArgs& a, const Common& c) {
   });
 }
 
+SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps) {
+  SolveStatements out;
+  for (const auto& st : m->ast.statements) {
+    if (st.kind != ast::StmtKind::Solve) continue;
+    ++out.count;
+    const ast::SweepVar& v = st.sweep_vars.at(0);
+    SolveSpec spec;
+    spec.record = st.name;
+    spec.input = v.name;
+    spec.goal = st.record_kind == "max" ? SolveGoal::Max : st.record_kind == "min" ? SolveGoal::Min : SolveGoal::Equal;
+    spec.condition = std::string(st.value->span.text());
+    spec.condition_node = st.value.get();
+    if (v.values) {
+      spec.lo_node = v.values->items.at(0).get();
+      spec.hi_node = v.values->items.at(1).get();
+    }
+    spec.at = st.span;
+    try {
+      SolveResult r = solve(in, m, spec);
+      out.text += "\n" + (steps ? solve_text(in, r, 1) : solve_brief_text(in, r));
+      std::string j = solve_json(in, r, steps ? 1 : 0);
+      while (!j.empty() && j.back() == '\n') j.pop_back();
+      std::string indented;
+      for (char ch : j) indented += ch == '\n' ? std::string("\n    ") : std::string(1, ch);
+      out.json += (out.json.empty() ? "    " : ",\n    ") + indented;
+    } catch (const Error& e) {
+      ++out.errors;
+      out.err += render(e.diagnostic());
+      out.text += fmt::format("\n{}\n  error[{}]: {}\n", st.span.text(), e.diagnostic().code, e.diagnostic().message);
+    }
+  }
+  return out;
+}
+
 Result cmd_sensitivity(const SensitivityArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
     Module* m = in.load_file(a.file);

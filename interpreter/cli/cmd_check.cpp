@@ -31,6 +31,11 @@ Result cmd_check(const CheckArgs& a, const Common& c) {
       res.code = static_cast<int>(checks.size()) == p ? 0 : 1;
       for (const auto& d : report.errors) res.err += render(d);
       errors += static_cast<int>(report.errors.size());
+      // A `solve` statement that finds nothing is an error here too.
+      const SolveStatements solves = run_solve_statements(in, m, false);
+      res.err += solves.err;
+      errors += solves.errors;
+      if (solves.errors) res.code = 2;
       if (!report.errors.empty()) res.code = 2;
       return res;
     });

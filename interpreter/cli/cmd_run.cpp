@@ -26,6 +26,19 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     // place, on stderr.
     for (const auto& d : r.errors) res.err += render(d);
     if (!r.errors.empty()) res.code = 2;
+    // `solve` statements: after everything else, in text and JSON.
+    const SolveStatements solves = run_solve_statements(in, m, a.steps);
+    if (solves.count > 0) {
+      if (a.format == "text") {
+        res.out += solves.text;
+      } else if (a.format == "json" && !solves.json.empty()) {
+        const std::size_t close = res.out.rfind('}');
+        if (close != std::string::npos)
+          res.out = res.out.substr(0, close) + ",\n  \"solves\": [\n" + solves.json + "\n  ]\n}\n";
+      }
+      res.err += solves.err;
+      if (solves.errors) res.code = 2;
+    }
     return res;
   });
 }

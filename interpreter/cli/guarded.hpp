@@ -24,6 +24,15 @@ inline Options options(const Common& c) {
   return o;
 }
 
+// The file's `solve` statements, run after its records (cmd_analysis.cpp):
+// what each found, as text (with derivations when `steps`) and as a JSON
+// array, and the errors of those that found nothing.
+struct SolveStatements {
+  std::string text, json, err;
+  int count = 0, errors = 0;
+};
+SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps);
+
 // Runs `body` with a fresh interpreter. The interpreter outlives the error,
 // whose spans point into the files it loaded.
 template <typename F>

@@ -25,6 +25,7 @@ Value Interpreter::eval_call(const ast::Expr& e, Env* env) {
     fail(codes::not_callable, e.items[0]->span,
          fmt::format("only functions can be called, but this is {} ({})", describe_kind(callee), show(callee)));
   const Function& f = *callee.fn;
+  if (f.builtin && f.name == "prob") return eval_probability(e, env);  // its argument is a condition per sample
   CallArgs args;
   args.call = &e;
   args.values.reserve(e.items.size() - 1);

@@ -289,6 +289,10 @@ class Interpreter {
   Value scalar_binary(const ast::Expr& e, const Value& l, const Value& r);
   Value eval_measure(const ast::Expr& e, Env* env);
   Value eval_range(const ast::Expr& e, Env* env);  // `a to b` (ranges.cpp)
+  // `prob(COND)`: the share of samples for which a comparison (or `and`,
+  // `or`, `not` of comparisons) of ranges holds.
+  Value eval_probability(const ast::Expr& call, Env* env);
+  void holds(const ast::Expr& e, Env* env, std::vector<char>& mask);
   // Each range's samples, by the node that draws them: evaluating the node
   // again (the same field in a record made by `with`) gives the same set.
   struct RangeDraw {

@@ -2,6 +2,7 @@
 // range's quantiles, and the checks every range result passes.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "grammar/printer.hpp"
@@ -63,7 +64,7 @@ void Interpreter::range_compare_error(const ast::Expr& at, const ast::Expr& oper
   if (op == "≈" || op == "within")
     d.help = fmt::format("check one of its values: `check median({0}) ≈ …`, or `p5({0})`, `p95({0})`, `quantile({0}, 99%)`", x);
   else
-    d.help = fmt::format("compare one of its values: `p95({0})`, `median({0})`, `p5({0})` or `quantile({0}, 99%)`", x);
+    d.help = fmt::format("compare one of its values, `p95({0}) {1} …` (or `median`, `p5`, `quantile({0}, 99%)`), or ask how likely it is: `prob({0} {1} …)`", x, op);
   throw Error(std::move(d));
 }
 
@@ -123,6 +124,90 @@ Value Interpreter::eval_range(const ast::Expr& e, Env* env) {
   }
   nominal.display = display;
   return draw_range(e, dist, p1, p2, std::move(nominal));
+}
+
+namespace {
+
+bool holds_one(ast::BinOp op, double a, double b) {
+  using B = ast::BinOp;
+  // As the scalar comparisons: equal within four units in the last place.
+  const bool same = a == b || std::fabs(a - b) <= 4 * 2.220446049250313e-16 * std::max(std::fabs(a), std::fabs(b));
+  switch (op) {
+    case B::Eq: return same;
+    case B::Ne: return !same;
+    case B::Lt: return a < b && !same;
+    case B::Le: return a <= b || same;
+    case B::Gt: return a > b && !same;
+    case B::Ge: return a >= b || same;
+    default: return false;
+  }
+}
+
+bool is_comparison(const ast::Expr& e) {
+  using B = ast::BinOp;
+  return e.kind == ast::ExprKind::Binary &&
+         (e.op == B::Eq || e.op == B::Ne || e.op == B::Lt || e.op == B::Le || e.op == B::Gt || e.op == B::Ge);
+}
+
+}  // namespace
+
+// Sample by sample, whether the condition `e` holds.
+void Interpreter::holds(const ast::Expr& e, Env* env, std::vector<char>& mask) {
+  using B = ast::BinOp;
+  const std::size_t n = mask.size();
+  if (e.kind == ast::ExprKind::Not) {
+    holds(*e.items[0], env, mask);
+    for (auto& m : mask) m = !m;
+    return;
+  }
+  if (e.kind == ast::ExprKind::Binary && (e.op == B::And || e.op == B::Or)) {
+    std::vector<char> right(n);
+    holds(*e.items[0], env, mask);
+    holds(*e.items[1], env, right);
+    for (std::size_t i = 0; i < n; ++i) mask[i] = e.op == B::And ? (mask[i] && right[i]) : (mask[i] || right[i]);
+    return;
+  }
+  if (!is_comparison(e)) {
+    Value v = eval(e, env);
+    if (v.kind != Value::Kind::Bool) type_error(v, &e, "a comparison, such as `memory <= 80 GB`");
+    std::fill(mask.begin(), mask.end(), v.b);
+    return;
+  }
+  const ast::Expr& le = *e.items[0];
+  const ast::Expr& re = *e.items[1];
+  Value l = eval(le, env);
+  Value r = eval(re, env);
+  expect_quantity(l, &le, "a number to compare");
+  expect_quantity(r, &re, "a number to compare");
+  if (l.q.dim != r.q.dim) {
+    Diagnostic d;
+    d.code = codes::compare_mismatch;
+    const std::string da = dim_name(l.q.dim), db = dim_name(r.q.dim);
+    d.message = fmt::format("cannot compare {} with {}", da, db);
+    d.labels.push_back({le.span, fmt::format("this is {} ({})", da, show(l)), true});
+    d.labels.push_back({re.span, fmt::format("this is {} ({})", db, show(r)), false});
+    d.help = "both sides of a comparison must have the same dimension";
+    throw Error(std::move(d));
+  }
+  const double* a = l.samples ? l.samples->v.data() : nullptr;
+  const double* b = r.samples ? r.samples->v.data() : nullptr;
+  if ((a && l.samples->v.size() != n) || (b && r.samples->v.size() != n))
+    fail(codes::internal, e.span, "a range with another number of samples");
+  for (std::size_t i = 0; i < n; ++i) mask[i] = holds_one(e.op, a ? a[i] : l.q.v, b ? b[i] : r.q.v);
+}
+
+Value Interpreter::eval_probability(const ast::Expr& call, Env* env) {
+  if (call.items.size() != 2 || !call.arg_names[0].empty())
+    fail(codes::bad_arguments, call.span, "prob() takes one condition, such as `prob(memory <= 80 GB)`");
+  std::vector<char> mask(opts_.samples);
+  holds(*call.items[1], env, mask);
+  std::size_t yes = 0;
+  for (char m : mask) yes += m != 0;
+  static const auto percent = std::make_shared<const DisplayUnit>(DisplayUnit{"%", 0.01});
+  Value out = Value::quantity(static_cast<double>(yes) / static_cast<double>(mask.size()));
+  out.display = percent;
+  record_trace(call, out, nullptr, 0, nullptr);
+  return out;
 }
 
 namespace {
@@ -216,6 +301,11 @@ void register_range_builtins(Interpreter& in) {
   });
   add("sd", 1, 1, "sd(x)", [](Interpreter& i, const CallArgs& a) {
     return statistic(i, a, [](const Samples& s) { return s.summary().sd; }, true);
+  });
+  // Evaluated by Interpreter::eval_probability: its argument is a condition
+  // that holds for some samples and not others, not a value.
+  add("prob", 1, 1, "prob(condition)", [](Interpreter&, const CallArgs& a) -> Value {
+    fail(codes::bad_arguments, a.call->span, "prob() takes a condition written in its call, such as `prob(memory <= 80 GB)`");
   });
   add("quantile", 2, 2, "quantile(x, q)", [](Interpreter& i, const CallArgs& a) {
     const Value& x = a.values[0];

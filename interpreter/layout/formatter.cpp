@@ -298,6 +298,13 @@ class Formatter {
       case StmtKind::Record: return add(lay_out(0, st.record_kind + " " + st.name + " = ", *st.value), blank);
       case StmtKind::Check: return add({{0, check(st)}}, blank);
       case StmtKind::Sweep: return add(sweep(st), blank);
+      case StmtKind::Solve: {
+        const ast::SweepVar& v = st.sweep_vars.at(0);
+        std::string head = "solve " + st.name + " for " + v.name;
+        if (v.values) head += " in " + print(*v.values);
+        head += st.record_kind == "where" ? " where " : " " + st.record_kind + " where ";
+        return add(lay_out(0, head, *st.value), blank);
+      }
     }
     return rows_.size();
   }

@@ -48,4 +48,16 @@ expect_in sens.json.set_at "$tmp/out" '"set_at": "std/models:75"'
 expect_match sens.not_field 2 'error\[E0800\]' err -- "$napkin" sensitivity "$ex" decode
 expect_match sens.not_number 2 'error\[E0207\]' err -- "$napkin" sensitivity "$ex" decode.fits
 
+# `solve` statements in the file: run prints what they found, JSON too.
+expect_match stmt.run 0 '^solve decode for batch max where fits$' out -- "$napkin" run "$ex"
+expect_in stmt.max "$tmp/out" '^  decode\.batch = 185$'
+expect_in stmt.min "$tmp/out" '^  decode\.batch = 88$'
+expect_in stmt.beyond "$tmp/out" '^    batch = 87: p5\(tokens_per_s\) >= 5000 token/s is false$'
+expect_match stmt.steps 0 '^at batch = 185:$' out -- "$napkin" run "$ex" --steps
+expect_match stmt.json 0 '"solves": \[' out -- "$napkin" run "$ex" --format json
+expect_in stmt.json.valid "$tmp/out" '"goal": "max"'
+"$napkin" run "$ex" --format json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["solves"][0]["solution"]["si"] == 185' \
+  && passes=$((passes + 1)) || { echo "FAIL stmt.json.parse"; failures=$((failures + 1)); }
+expect_status stmt.fmt 0 -- "$napkin" fmt --check "$ex"
+
 finish

@@ -184,3 +184,18 @@ TEST_CASE("sensitivity gives a range input its share of the variance", "[ranges]
   CHECK(a->ok);
   CHECK(a->elasticity == 1);  // exact at the point value
 }
+
+TEST_CASE("prob() is the share of samples for which a condition holds", "[ranges]") {
+  Ranges r(100'000);
+  r.load("let x = 5 to 10\nlet y = 5 to 10\n");
+  CHECK(r.eval("prob(x <= 5)").q.v == Approx(0.05).margin(1e-3));
+  CHECK(r.eval("prob(x >= 10)").q.v == Approx(0.05).margin(1e-3));
+  CHECK(r.eval("prob(x - x == 0)").q.v == 1);
+  CHECK(r.eval("prob(x > 5 and x < 10)").q.v == Approx(0.9).margin(1e-3));
+  CHECK(r.eval("prob(not (x > 5) or x >= 10)").q.v == Approx(0.1).margin(1e-3));
+  CHECK(r.eval("prob(x < y)").q.v == Approx(0.5).margin(0.01));  // independent
+  CHECK(r.eval("prob(1 < 2)").q.v == 1);
+  CHECK(r.show("prob(x <= 5)").back() == '%');
+  CHECK(r.error("prob(x)").find("E0207") != std::string::npos);
+  CHECK(r.error("prob(x <= 5 GB)").find("E0202") != std::string::npos);
+}
