@@ -139,7 +139,7 @@ std::vector<double> draw(Distribution dist, double a, double b, std::size_t n, s
 
 namespace {
 
-// The order statistics at `ranks` (0-based, ascending) of `v`, whose
+// The order statistics at `ranks` (0-based, ascending, distinct) of `v`, whose
 // smallest and largest values are `lo` and `hi`: one pass counts the values
 // in 4,096 bins between them, a second gathers the few bins that hold the
 // ranks, and a selection in each finds the value. A million samples' three
@@ -208,11 +208,21 @@ const RangeSummary& Samples::summary() const {
         ranks.push_back(k);
         ranks.push_back(std::min(k + 1, n - 1));
       }
-      const std::vector<double> x = order_statistics(v, lo, hi, ranks);
+      // Ascending and distinct, as order_statistics needs (for a few
+      // samples the ranks of the three quantiles overlap).
+      std::vector<std::size_t> sorted_ranks(ranks);
+      std::sort(sorted_ranks.begin(), sorted_ranks.end());
+      sorted_ranks.erase(std::unique(sorted_ranks.begin(), sorted_ranks.end()), sorted_ranks.end());
+      const std::vector<double> found = order_statistics(v, lo, hi, sorted_ranks);
+      auto at_rank = [&](std::size_t r) {
+        return found[static_cast<std::size_t>(std::lower_bound(sorted_ranks.begin(), sorted_ranks.end(), r) -
+                                              sorted_ranks.begin())];
+      };
       for (int i = 0; i < 3; ++i) {
         const double h = qs[i] * static_cast<double>(n - 1);
         const double frac = h - std::floor(h);
-        *outs[i] = x[2 * i] + frac * (x[2 * i + 1] - x[2 * i]);
+        const double a = at_rank(ranks[2 * i]), b = at_rank(ranks[2 * i + 1]);
+        *outs[i] = a + frac * (b - a);
       }
     }
   }

@@ -3,6 +3,7 @@
 // on every run, and a range meets every operator and builtin sample by sample.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -134,7 +135,8 @@ TEST_CASE("operators and builtins work sample by sample", "[ranges]") {
   const Value x = r.eval("x");
   for (std::size_t i = 0; i < 100; ++i) CHECK(sq.samples->v[i] == Approx(x.samples->v[i]));
   CHECK(r.eval("-x").samples->summary().p95 == Approx(-x.samples->summary().p5));
-  for (double v : r.eval("ceil(x)").samples->v) CHECK(v == std::ceil(v));
+  const Value up = r.eval("ceil(x)");
+  for (double v : up.samples->v) CHECK(v == std::ceil(v));
   CHECK(r.eval("sum([x, x, 1])").samples->summary().p50 == Approx(2 * x.samples->summary().p50 + 1));
   CHECK(r.eval("p95(1 / t)").q.v == Approx(1 / r.eval("p5(t)").q.v).epsilon(1e-3));
   CHECK(r.eval("median(4)").q.v == 4);
@@ -198,4 +200,22 @@ TEST_CASE("prob() is the share of samples for which a condition holds", "[ranges
   CHECK(r.show("prob(x <= 5)").back() == '%');
   CHECK(r.error("prob(x)").find("E0207") != std::string::npos);
   CHECK(r.error("prob(x <= 5 GB)").find("E0202") != std::string::npos);
+}
+
+TEST_CASE("a range of a few samples has its median and interval between its samples", "[ranges]") {
+  for (std::size_t n : {2, 3, 4, 5, 7, 20, 101}) {
+    Ranges r(n);
+    const Value x = r.eval("1 to 2");
+    REQUIRE(x.samples);
+    std::vector<double> sorted = x.samples->v;
+    std::sort(sorted.begin(), sorted.end());
+    const auto& s = x.samples->summary();
+    for (auto [q, got] : {std::pair{0.05, s.p5}, std::pair{0.5, s.p50}, std::pair{0.95, s.p95}}) {
+      const double h = q * static_cast<double>(n - 1);
+      const auto k = static_cast<std::size_t>(h);
+      const double want = k + 1 < n ? sorted[k] + (h - static_cast<double>(k)) * (sorted[k + 1] - sorted[k]) : sorted[k];
+      CHECK(got == Approx(want).epsilon(1e-12));
+      CHECK(x.samples->quantile(q) == Approx(want).epsilon(1e-12));
+    }
+  }
 }
