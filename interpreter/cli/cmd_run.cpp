@@ -31,6 +31,8 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     if (solves.count > 0) {
       if (a.format == "text") {
         res.out += solves.text;
+      } else if (a.format == "markdown") {
+        res.out += "\n## solve\n\n```" + solves.text + "```\n";
       } else if (a.format == "json" && !solves.json.empty()) {
         const std::size_t close = res.out.rfind('}');
         if (close != std::string::npos)

@@ -59,5 +59,7 @@ expect_in stmt.json.valid "$tmp/out" '"goal": "max"'
 "$napkin" run "$ex" --format json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["solves"][0]["solution"]["si"] == 185' \
   && passes=$((passes + 1)) || { echo "FAIL stmt.json.parse"; failures=$((failures + 1)); }
 expect_status stmt.fmt 0 -- "$napkin" fmt --check "$ex"
+expect_match stmt.markdown 0 '^## solve$' out -- "$napkin" run "$ex" --format markdown
+expect_in stmt.markdown.max "$tmp/out" '^  decode\.batch = 185$'
 
 finish
