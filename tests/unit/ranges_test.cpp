@@ -9,6 +9,7 @@
 
 #include "interpreter/analysis/sensitivity.hpp"
 #include "interpreter/core/samples.hpp"
+#include "interpreter/layout/formatter.hpp"
 #include "support.hpp"
 
 using napkin::Interpreter;
@@ -218,4 +219,37 @@ TEST_CASE("a range of a few samples has its median and interval between its samp
       CHECK(x.samples->quantile(q) == Approx(want).epsilon(1e-12));
     }
   }
+}
+
+TEST_CASE("`to` binds looser than arithmetic, and `solve` is a statement only as one", "[ranges]") {
+  napkin::SourceFile f{"t.napkin",
+                       "let r = 1 + 2 to 3 * 4\n"
+                       "solve = 3\n"
+                       "scenario s {\n  to = 1\n  x = to\n  y = x to 2\n}\n"
+                       "solve s.inner for x in [1, 2] min where y >= 3\n"
+                       "solve s for x where y == 2\n",
+                       ""};
+  const napkin::ast::Module m = napkin::parse_module(f);
+  REQUIRE(m.statements.size() == 5);
+  const auto& r = *m.statements[0].value;
+  CHECK(r.op == napkin::ast::BinOp::To);
+  CHECK(r.items[0]->op == napkin::ast::BinOp::Add);
+  CHECK(r.items[1]->op == napkin::ast::BinOp::Mul);
+  CHECK(m.statements[1].kind == napkin::ast::StmtKind::Let);  // `solve = 3`
+  const auto& st = m.statements[3];
+  REQUIRE(st.kind == napkin::ast::StmtKind::Solve);
+  CHECK(st.name == "s.inner");
+  CHECK(st.record_kind == "min");
+  REQUIRE(st.sweep_vars.size() == 1);
+  CHECK(st.sweep_vars[0].name == "x");
+  REQUIRE(st.sweep_vars[0].values);
+  CHECK(st.sweep_vars[0].values->items.size() == 2);
+  CHECK(m.statements[4].record_kind == "where");
+  CHECK_FALSE(m.statements[4].sweep_vars[0].values);
+  // The canonical layout reads back the same.
+  const std::string laid_out = napkin::format_source(f);
+  CHECK(laid_out.find("solve s.inner for x in [1, 2] min where y >= 3\n") != std::string::npos);
+  CHECK(laid_out.find("y  = x to 2") != std::string::npos);
+  napkin::SourceFile again{"t.napkin", laid_out, ""};
+  CHECK(napkin::format_source(again) == laid_out);
 }
