@@ -59,6 +59,8 @@ expect_in stmt.json.valid "$tmp/out" '"goal": "max"'
 "$napkin" run "$ex" --format json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["solves"][0]["solution"]["si"] == 185' \
   && passes=$((passes + 1)) || { echo "FAIL stmt.json.parse"; failures=$((failures + 1)); }
 expect_status stmt.fmt 0 -- "$napkin" fmt --check "$ex"
+expect_match stmt.check 0 '^7 passed, 0 failed$' out -- "$napkin" check "$ex"
+expect_match stmt.check.none 2 'error\[E0503\]: no solution in \[300, 400\]' err -- "$napkin" check tests/errors/solve_no_solution.napkin
 expect_match stmt.markdown 0 '^## solve$' out -- "$napkin" run "$ex" --format markdown
 expect_in stmt.markdown.max "$tmp/out" '^  decode\.batch = 185$'
 
