@@ -58,8 +58,8 @@ int main(int argc, char** argv) {
   Common common;
   auto add_common = [&](CLI::App* sub) {
     sub->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
-    sub->add_option("--samples", common.samples, "samples per range, `a to b` (default 10,000; at most 10,000,000)")
-        ->check(CLI::Range(std::size_t{2}, std::size_t{10'000'000}));
+    sub->add_option("--samples", common.samples, "samples per range, `a to b` (default 10,000; at most 1,000,000)")
+        ->check(CLI::Range(std::size_t{2}, napkin::kMaxSamples));
     sub->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy")
         ->check(CLI::ExistingDirectory);
     sub->add_flag("--no-measure", common.no_measure, "measure(...) uses its fallback instead of running a probe");

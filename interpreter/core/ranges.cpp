@@ -33,6 +33,7 @@ Value Interpreter::range_result(std::vector<double> v, Value nominal, Span span)
     return out;
   }
   auto s = std::make_shared<Samples>();
+  s->count(v.size(), span);
   s->v = std::move(v);
   nominal.samples = std::move(s);
   return nominal;
@@ -46,6 +47,7 @@ Value Interpreter::draw_range(const ast::Expr& site, Distribution d, double a, d
     const std::uint64_t seed =
         f ? range_seed(f->name, f->text, site.span.begin, site.span.text()) : range_seed("", "", 0, "");
     auto s = std::make_shared<Samples>();
+    s->count(n, site.span);
     s->v = draw(d, a, b, n, seed);
     c = {d, a, b, std::move(s)};
   }

@@ -1,10 +1,35 @@
 #include "samples.hpp"
+#include "format.hpp"
+#include "grammar/diagnostic.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 namespace napkin {
+
+namespace {
+std::size_t held = 0;
+}  // namespace
+
+std::size_t samples_held() { return held; }
+
+Samples::~Samples() { held -= counted; }
+
+void Samples::count(std::size_t n, Span at) {
+  if (held + n > kMaxSamplesHeld)
+    fail(codes::size_limit, at,
+         fmt::format("this range would hold {} samples beside the {} that ranges alive hold now; together they may hold "
+                     "at most {}",
+                     format_exact(static_cast<double>(n)), format_exact(static_cast<double>(held)),
+                     format_exact(static_cast<double>(kMaxSamplesHeld))),
+         "run with fewer samples (`--samples 10000`, the default), or use fewer ranges at once");
+  held += n;
+  counted += n;
+}
+
 namespace {
 
 std::uint64_t splitmix64(std::uint64_t& x) {

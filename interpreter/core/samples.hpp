@@ -17,12 +17,18 @@
 #include <string_view>
 #include <vector>
 
+#include "grammar/source.hpp"
 #include "value.hpp"
 
 namespace napkin {
 
 inline constexpr std::size_t kDefaultSamples = 10'000;
-inline constexpr std::size_t kMaxSamples = 10'000'000;
+inline constexpr std::size_t kMaxSamples = 1'000'000;
+// The samples of all ranges alive at once, in this process: past this (320
+// MB of them) making a range is E0702 at the formula that makes it, before
+// a file of many million-sample ranges takes the machine's memory.
+inline constexpr std::size_t kMaxSamplesHeld = 40'000'000;
+std::size_t samples_held();
 // The z-score of the 95th percentile: `a to b` is a 90% interval.
 inline constexpr double kZ95 = 1.6448536269514722;
 
@@ -32,6 +38,15 @@ struct RangeSummary {
 
 struct Samples {
   std::vector<double> v;  // magnitudes in SI units
+  std::size_t counted = 0;  // what this set adds to samples_held(), given back when it is freed
+
+  Samples() = default;
+  Samples(const Samples&) = delete;
+  Samples& operator=(const Samples&) = delete;
+  ~Samples();
+  // Counts `n` samples about to be held, or throws E0702 at `at` when they
+  // would pass kMaxSamplesHeld.
+  void count(std::size_t n, Span at);
 
   // The summary and the sorted samples are computed on first use.
   const RangeSummary& summary() const;

@@ -60,6 +60,12 @@ expect_match cost.million_point_sweep_json 2 'million.napkin:2:1: error\[E0702\]
 expect_match cost.million_point_sweep_toml 2 'E0702\]: sweep decode over batch, context has 1,000,000 points, and TOML shows at most 10,000' err -- limit "$napkin" run "$tmp/million.napkin" --format toml
 expect_match cost.million_point_sweep_latex 2 'E0702\]: sweep decode over batch, context has 1,000,000 points, and LaTeX shows at most 10,000' err -- limit "$napkin" run "$tmp/million.napkin" --format latex
 
+# Ranges: at most 1,000,000 samples each, and 40,000,000 held by the ranges
+# alive at once (E0702 at the range that would pass it).
+expect_match cost.samples_per_range 2 'not in range 2 to 1000000' err -- limit "$napkin" eval --samples 10000000 '1 to 2'
+awk 'BEGIN { print "let a = 1 to 2"; for (i = 1; i <= 60; i++) printf "let x%d = a * %d + (1 to 3)\n", i, i }' >"$tmp/ranges.napkin"
+expect_match cost.samples_held 2 'ranges.napkin:21:21: error\[E0702\]: this range would hold 1,000,000 samples' err -- limit "$napkin" run "$tmp/ranges.napkin" --samples 1000000
+
 # --- Unbounded reads: only regular files, each with a cap.
 echo 'hardware h = import_toml("/dev/zero")' >"$tmp/toml_zero.napkin"
 expect_match read.toml_device 2 'E0602.*/dev/zero: it is not a regular file' err -- limit "$napkin" run "$tmp/toml_zero.napkin"
