@@ -73,12 +73,7 @@ fi
 hyperfine -N --warmup 5 --runs "$runs" --style none --export-json "$tmp/floor.json" \
   --command-name run "$napkin run examples/exercise1_size_a_model.napkin" \
   --command-name version "$napkin --version" >/dev/null 2>&1
-awk -v ex="$PWD/examples/exercise1_size_a_model.napkin" 'BEGIN {
-  printf "import \"%s\"\nsweep decode\n  over batch in [", ex
-  for (i = 1; i <= 1000; i++) printf "%s%d", (i > 1 ? ", " : ""), i
-  printf "],\n       context in ["
-  for (i = 1; i <= 1000; i++) printf "%s%d token", (i > 1 ? ", " : ""), 64 * i
-  print "]\n  show tokens_per_s, tokens_per_s_with_kv" }' >"$tmp/million.napkin"
+awk -v ex="$PWD/examples/exercise1_size_a_model.napkin" -f bench/million_sweep.awk >"$tmp/million.napkin"
 hyperfine --warmup 1 --runs 5 --style none --export-json "$tmp/million.json" \
   --command-name million "$napkin sweep $tmp/million.napkin --format csv > $tmp/million.csv" >/dev/null 2>&1
 million_rows=$(tail -n +2 "$tmp/million.csv" | wc -l)

@@ -79,7 +79,7 @@ class Printer {
         if (e.unit && t[0] == '$') t += e.unit->text.substr(1);
         return {t, kAtom, e.unit.has_value() && e.unit->text.find('/') != std::string::npos};
       }
-      case ExprKind::String: return {quote(e.text), kAtom};
+      case ExprKind::String: return {quote_string(e.text), kAtom};
       case ExprKind::Bool: return {e.boolean ? "true" : "false", kAtom};
       case ExprKind::Name: return {e.text, kAtom};
       case ExprKind::List: {
@@ -128,22 +128,6 @@ class Printer {
   const PrintOptions& o_;
   int in_args_ = 0;
 
-  static std::string quote(const std::string& s) {
-    std::string t = "\"";
-    for (char c : s) {
-      if (c == '"' || c == '\\') t += '\\';
-      if (c == '\n') {
-        t += "\\n";
-        continue;
-      }
-      if (c == '\t') {
-        t += "\\t";
-        continue;
-      }
-      t += c;
-    }
-    return t + "\"";
-  }
 
   // "(a + b)": one pair of parentheses around the whole text.
   static bool enclosed(const std::string& s) {
@@ -209,6 +193,23 @@ class Printer {
 };
 
 }  // namespace
+
+std::string quote_string(const std::string& s) {
+  std::string t = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') t += '\\';
+    if (c == '\n') {
+      t += "\\n";
+      continue;
+    }
+    if (c == '\t') {
+      t += "\\t";
+      continue;
+    }
+    t += c;
+  }
+  return t + "\"";
+}
 
 std::string print_expr(const ast::Expr& e, const PrintOptions& opts) {
   Printer p(opts);

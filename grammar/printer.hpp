@@ -18,6 +18,8 @@ struct PrintOptions {
 };
 
 std::string print_expr(const ast::Expr& e, const PrintOptions& opts = {});
+// A string as a literal: quoted, with `"`, `\`, newline and tab escaped.
+std::string quote_string(const std::string& s);
 std::string print_fields_inline(const std::vector<ast::FieldDecl>& fields, const PrintOptions& opts = {});
 
 }  // namespace napkin

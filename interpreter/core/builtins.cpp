@@ -76,15 +76,20 @@ Value dimensionless(Interpreter& in, const CallArgs& a, const char* fn, double (
 
 }  // namespace
 
+void add_builtin(Interpreter& in, const char* name, int min, int max, const char* signature,
+                 Value (*f)(Interpreter&, const CallArgs&)) {
+  Function fn;
+  fn.name = name;
+  fn.min_args = min;
+  fn.max_args = max;
+  fn.signature = signature;
+  fn.builtin = f;
+  in.register_builtin(std::move(fn));
+}
+
 void register_builtins(Interpreter& in) {
   auto add = [&](const char* name, int min, int max, const char* sig, Function::Builtin f) {
-    Function fn;
-    fn.name = name;
-    fn.min_args = min;
-    fn.max_args = max;
-    fn.signature = sig;
-    fn.builtin = f;
-    in.register_builtin(std::move(fn));
+    add_builtin(in, name, min, max, sig, f);
   };
   add("max", 1, -1, "max(a, b, ...)", [](Interpreter& i, const CallArgs& a) { return extreme(i, a, true); });
   add("min", 1, -1, "min(a, b, ...)", [](Interpreter& i, const CallArgs& a) { return extreme(i, a, false); });

@@ -1,6 +1,11 @@
 #pragma once
 namespace napkin {
 class Interpreter;
+struct CallArgs;
+struct Value;
 // min, max, abs, sqrt, ceil, floor, round, log2, log10, ln, exp, sum, len.
 void register_builtins(Interpreter& in);
+// Adds the builtin `name`, taking `min` to `max` arguments (-1: any number).
+void add_builtin(Interpreter& in, const char* name, int min, int max, const char* signature,
+                 Value (*f)(Interpreter&, const CallArgs&));
 }  // namespace napkin

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "grammar/printer.hpp"
+#include "builtins.hpp"
 #include "interpreter.hpp"
 #include "range_ops.hpp"
 #include "samples.hpp"
@@ -250,13 +251,7 @@ Value statistic(Interpreter& in, const CallArgs& a, double (*f)(const Samples&),
 
 void register_range_builtins(Interpreter& in) {
   auto add = [&](const char* name, int min, int max, const char* sig, Function::Builtin f) {
-    Function fn;
-    fn.name = name;
-    fn.min_args = min;
-    fn.max_args = max;
-    fn.signature = sig;
-    fn.builtin = f;
-    in.register_builtin(std::move(fn));
+    add_builtin(in, name, min, max, sig, f);
   };
   add("normal", 2, 2, "normal(mean, sd)", [](Interpreter& i, const CallArgs& a) {
     const Quantity& m = scalar_arg(i, a, 0, "normal");

@@ -1,5 +1,7 @@
 #include "term.hpp"
 
+#include "grammar/printer.hpp"
+
 namespace napkin {
 namespace {
 
@@ -215,23 +217,6 @@ class Builder {
   }
 };
 
-std::string quote(const std::string& s) {
-  std::string t = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') t += '\\';
-    if (c == '\n') {
-      t += "\\n";
-      continue;
-    }
-    if (c == '\t') {
-      t += "\\t";
-      continue;
-    }
-    t += c;
-  }
-  return t + "\"";
-}
-
 using Tok = TermToken::Kind;
 
 // Walks a term in print order: into tokens, or straight into its plain
@@ -243,7 +228,7 @@ struct Emitter {
   void add(Tok k, std::string t, bool space, bool binary = false) {
     if (text) {
       if (space) *text += ' ';
-      *text += k == Tok::String ? quote(t) : t;
+      *text += k == Tok::String ? quote_string(t) : t;
       return;
     }
     out.push_back({k, std::move(t), space, binary});
@@ -428,7 +413,7 @@ std::vector<TermToken> tokens(const Term& t) {
 std::string text(const Term& t) {
   // The common leaves without the token list.
   if (t.kind == K::Name || t.kind == K::Text) return t.text;
-  if (t.kind == K::String) return quote(t.text);
+  if (t.kind == K::String) return quote_string(t.text);
   if (t.kind == K::Number && t.items.empty()) {  // `16 GiB`, `$5/hour`
     if (t.unit.empty()) return t.text;
     const bool dollar = !t.text.empty() && t.text[0] == '$';

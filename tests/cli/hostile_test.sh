@@ -47,12 +47,7 @@ awk 'BEGIN { print "record w0 {"; for (i = 0; i < 100000; i++) printf "  f%d = %
              for (i = 1; i <= 100; i++) printf "record w%d = w%d with { f%d = 1 }\n", i, i - 1, i }' >"$tmp/with.napkin"
 expect_match cost.wide_with_run 2 'with.napkin:100004:13: error\[E0702\]' err -- limit "$napkin" run "$tmp/with.napkin"
 expect_match cost.wide_with_check 2 'with.napkin:100004:13: error\[E0702\]' err -- limit "$napkin" check "$tmp/with.napkin"
-awk -v ex="$PWD/examples/exercise1_size_a_model.napkin" 'BEGIN {
-  printf "import \"%s\"\nsweep decode\n  over batch in [", ex
-  for (i = 1; i <= 1000; i++) printf "%s%d", (i > 1 ? ", " : ""), i
-  printf "],\n       context in ["
-  for (i = 1; i <= 1000; i++) printf "%s%d token", (i > 1 ? ", " : ""), 64 * i
-  print "]\n  show tokens_per_s, tokens_per_s_with_kv" }' >"$tmp/million.napkin"
+awk -v ex="$PWD/examples/exercise1_size_a_model.napkin" -f bench/million_sweep.awk >"$tmp/million.napkin"
 expect_status cost.million_point_sweep_csv 0 -- limit sh -c '"$0" sweep "$1" --format csv >"$2"' "$napkin" "$tmp/million.napkin" "$tmp/million.csv"
 expect cost.million_point_sweep_rows 0 1000001 -- sh -c 'wc -l <"$0"' "$tmp/million.csv"
 expect_in cost.million_point_sweep_last "$tmp/million.csv" '^1000,64000,135829\.[0-9]+,419\.9[0-9]*$'
