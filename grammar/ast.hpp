@@ -75,6 +75,10 @@ struct Expr {
   const std::uint32_t id;
 
   Expr(ExprKind k, Span s);  // defined below FieldDecl: clang needs `fields` complete there
+
+  // Nodes come from a pool (ast_pool.cpp).
+  static void* operator new(std::size_t size);
+  static void operator delete(void* p, std::size_t size) noexcept;
 };
 
 enum class TypeKind { None, Count, Bool, String, Record, List, Fn, Any, Unit };

@@ -1,8 +1,12 @@
 #pragma once
 // The napkin grammar as PEGTL rules. Nothing here builds or evaluates
-// anything: rules only say what text is well formed. `parser.cpp` selects
-// which rules become parse-tree nodes (`selector`) and builds the AST from
-// them, and `errors.hpp` says, in words, what each committed rule expected.
+// anything: rules only say what text is well formed. `parser.cpp` gives
+// some rules an action that builds the AST when the rule matches
+// (`ast_builder.hpp`), and `errors.hpp` says, in words, what each committed
+// rule expected. A rule with an action only matches where the parse is
+// committed to it, so no action ever has to be taken back: where the
+// grammar would try a rule and back out (a call's argument may be named),
+// a lookahead, which runs no action, decides first.
 #include <tao/pegtl.hpp>
 
 namespace napkin::rules {
@@ -140,9 +144,10 @@ struct expr;
 struct value_expr;
 struct block;
 
+struct list_open : one<'['> {};
 struct list_close : one<']'> {};
 struct list_literal
-    : if_must<one<'['>, sp, opt<expr, sp, star<one<','>, sp, expr, sp>, opt<one<','>, sp>>, list_close> {};
+    : if_must<list_open, sp, opt<expr, sp, star<one<','>, sp, expr, sp>, opt<one<','>, sp>>, list_close> {};
 
 struct paren_close : one<')'> {};
 struct paren_expr : if_must<one<'('>, sp, value_expr, sp, paren_close> {};
@@ -159,19 +164,22 @@ struct measure_expr
     : if_must<kw_measure, sp, measure_open, sp, measure_probe, sp, star<one<','>, sp, named_arg, sp>,
               measure_close, opt<sp, measure_fallback>> {};
 
-// Each alternative is tried only where its first character allows it: the
-// parse tree makes (and drops) a node for every rule it tries, and most
-// operands are names, the last alternative.
+// Each alternative is tried only where its first character allows it:
+// most operands are names, the last alternative.
+struct name_ref : seq<name> {};
 struct primary : sor<seq<at<one<'m'>>, measure_expr>, seq<at<digit>, number_literal>,
                      seq<at<one<'$'>>, dollar_literal>, seq<at<one<'"'>>, string_literal>,
                      seq<at<one<'['>>, list_literal>, seq<at<one<'('>>, paren_expr>, seq<at<one<'t'>>, kw_true>,
-                     seq<at<one<'f'>>, kw_false>, name> {};
+                     seq<at<one<'f'>>, kw_false>, name_ref> {};
 
-struct named_arg : seq<name, sp, one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
-struct call_arg : sor<named_arg, expr> {};
+struct arg_name : seq<name> {};
+struct named_arg : seq<at<name, sp, one<'='>, not_at<one<'='>>>, arg_name, sp, one<'='>, sp, must<value_expr>> {};
+struct positional_arg : seq<expr> {};
+struct call_arg : sor<named_arg, positional_arg> {};
+struct call_open : one<'('> {};
 struct call_close : one<')'> {};
 struct call_args
-    : if_must<one<'('>, sp, opt<call_arg, sp, star<one<','>, sp, call_arg, sp>, opt<one<','>, sp>>, call_close> {};
+    : if_must<call_open, sp, opt<call_arg, sp, star<one<','>, sp, call_arg, sp>, opt<one<','>, sp>>, call_close> {};
 struct member_name : seq<name> {};
 struct member : seq<sp, one<'.'>, sp, must<member_name>> {};
 struct with_body : seq<block> {};
@@ -217,7 +225,8 @@ struct cmp_expr : seq<range_expr, opt<sp, cmp_op, sp, must<cmp_rhs>>> {};
 struct not_expr;
 struct not_rhs : seq<not_expr> {};
 struct not_op : seq<kw_not> {};
-struct not_expr : sor<seq<not_op, sp, must<not_rhs>>, cmp_expr> {};
+struct not_form : seq<not_op, sp, must<not_rhs>> {};
+struct not_expr : sor<not_form, cmp_expr> {};
 struct and_rhs : seq<not_expr> {};
 struct and_expr : seq<not_expr, star<sp, kw_and, sp, must<and_rhs>>> {};
 struct or_rhs : seq<and_expr> {};
@@ -238,13 +247,16 @@ struct value_expr : seq<expr> {};
 
 // ---- blocks and fields ---------------------------------------------------
 struct type_expr : seq<unit_expr> {};
-struct field_type : seq<one<':'>, sp, must<type_expr>, opt<sp, one<'='>, sp, must<value_expr>>> {};
+struct field_default : seq<one<'='>, sp, must<value_expr>> {};
+struct field_type : seq<one<':'>, sp, must<type_expr>, opt<sp, field_default>> {};
 struct field_value : seq<one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
 struct field_rest : sor<field_type, field_value> {};
-struct field : if_must<name, sp, field_rest> {};
+struct field_name : seq<name> {};
+struct field : if_must<field_name, sp, field_rest> {};
 struct field_sep : opt<one<',', ';'>, sp> {};
+struct block_open : one<'{'> {};
 struct block_close : one<'}'> {};
-struct block : if_must<one<'{'>, sp, star<field, sp, field_sep>, block_close> {};
+struct block : if_must<block_open, sp, star<field, sp, field_sep>, block_close> {};
 
 // ---- statements ----------------------------------------------------------
 struct import_path : seq<string_literal> {};
@@ -254,7 +266,8 @@ struct let_equals : one<'='> {};
 struct let_stmt : if_must<kw_let, sp, let_name, sp, let_equals, sp, value_expr> {};
 
 struct param_default : seq<one<'='>, sp, must<value_expr>> {};
-struct param : seq<name, sp, opt<param_default>> {};
+struct param_name : seq<name> {};
+struct param : seq<param_name, sp, opt<param_default>> {};
 struct param_close : one<')'> {};
 struct param_list : seq<one<'('>, sp, opt<param, sp, star<one<','>, sp, param, sp>>, param_close> {};
 struct fn_equals : one<'='> {};
@@ -282,7 +295,8 @@ struct check_within : seq<kw_within> {};
 struct check_approx : if_must<approx_op, sp, check_rhs, sp, check_within, sp, check_tolerance> {};
 struct check_stmt : if_must<kw_check, sp, value_expr, opt<sp, check_approx>> {};
 
-struct assign_stmt : seq<name, sp, one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
+struct assign_name : seq<name> {};
+struct assign_stmt : seq<assign_name, sp, one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};
 
 // `sweep decode over batch in [1, 8, 32], context in [2048 token] show tokens_per_s, bound`
 struct sweep_var_name : seq<name> {};

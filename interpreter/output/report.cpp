@@ -83,6 +83,7 @@ Section record_section(Interpreter& in, Record* r, Errors& errors, bool formulas
   s.kind = r->kind.empty() ? "record" : r->kind;
   s.name = r->name;
   if (r->base) s.base = r->base->name;
+  s.fields.reserve(r->slots().size());
   for (std::size_t i = 0; i < r->slots().size(); ++i) {
     const Slot& slot = r->slots()[i];
     const std::string q = r->name + "." + slot.name;

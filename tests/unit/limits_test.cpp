@@ -93,3 +93,21 @@ TEST_CASE("a list longer than the limit is a size error", "[limits]") {
   const std::string e = s.load_error("let xs = [" + repeat("1, ", 100001) + "]");
   CHECK_THAT(e, Catch::Contains("error[E0702]: a list of 100001 items; a list holds at most 100000"));
 }
+
+TEST_CASE("parentheses are no level of the depth limit; a power looks at its exponent first", "[limits]") {
+  {
+    Session s;  // the sum sits 101 levels down, its first operand 100 levels below that
+    s.load("let x = (1" + repeat(" + 1", 100) + ")" + repeat(" * 1", 100));
+    CHECK(s.si("x") == 101);
+  }
+  {
+    Session s;  // the same with 200 operators in the sum: its first operand is too deep
+    CHECK_THAT(s.load_error("let x = (1" + repeat(" + 1", 200) + ")" + repeat(" * 1", 100)),
+               Catch::StartsWith("test0.napkin:1:10: error[E0700]: expression nested deeper than 256 levels"));
+  }
+  {
+    Session s;  // `2 ^ 2 ^ ... ^ 1`: the 258th power's exponent, at column 9 + 4 * 257
+    CHECK_THAT(s.load_error("let x = " + repeat("2 ^ ", 258) + "1"),
+               Catch::StartsWith("test0.napkin:1:1037: error[E0700]"));
+  }
+}

@@ -142,3 +142,48 @@ TEST_CASE("bad bytes are errors, not crashes", "[parser][errors]") {
   CHECK(parse_error(std::string("let x = 1\xff\n")).find("not valid UTF-8") != std::string::npos);
   CHECK(parse_error(std::string("let x = 1\0\n", 11)).find("NUL byte") != std::string::npos);
 }
+
+TEST_CASE("every node's span is the text it was read from", "[parser]") {
+  auto text_of = [](const ast::Expr& e) { return std::string(e.span.text()); };
+  auto m = parse("let a = not x and y\nlet b = (p + q) * r -> GiB\nlet c = f(1, n = 2).z with { k = $2/hour }\n"
+                 "let d = -w^2\nlet e = measure(gpu.copy_bandwidth, dtype = bf16) else 4.8 TB/s\n");
+  const ast::Expr& a = *m.statements[0].value;  // (not x) and y
+  CHECK(text_of(a) == "not x and y");
+  CHECK(text_of(*a.items[0]) == "not x");
+  const ast::Expr& b = *m.statements[1].value;  // ((p + q) * r) -> GiB
+  REQUIRE(b.kind == ast::ExprKind::Convert);
+  CHECK(text_of(b) == "(p + q) * r -> GiB");
+  CHECK(text_of(*b.items[0]->items[0]) == "p + q");
+  CHECK(b.unit->text == "GiB");
+  const ast::Expr& c = *m.statements[2].value;  // ((f(1, n = 2)).z) with {...}
+  REQUIRE(c.kind == ast::ExprKind::With);
+  CHECK(text_of(c) == "f(1, n = 2).z with { k = $2/hour }");
+  CHECK(text_of(*c.items[0]) == "f(1, n = 2).z");
+  const ast::Expr& call = *c.items[0]->items[0];
+  CHECK(text_of(call) == "f(1, n = 2)");
+  CHECK(call.arg_names == std::vector<std::string>{"", "n"});
+  const ast::Expr& dollars = *c.fields.at(0).value;
+  CHECK(text_of(dollars) == "$2/hour");
+  CHECK(dollars.text == "$2");
+  REQUIRE(dollars.unit->terms.size() == 2);
+  CHECK(dollars.unit->terms[1].symbol == "hour");
+  CHECK(dollars.unit->terms[1].power == -1);
+  CHECK(std::string(dollars.unit->terms[1].span.text()) == "hour");
+  const ast::Expr& d = *m.statements[3].value;  // -(w^2)
+  CHECK(d.kind == ast::ExprKind::Negate);
+  CHECK(text_of(*d.items[0]) == "w^2");
+  const ast::Expr& e = *m.statements[4].value;
+  CHECK(e.kind == ast::ExprKind::Measure);
+  CHECK(e.text == "gpu.copy_bandwidth");
+  CHECK(e.arg_names == std::vector<std::string>{"dtype"});
+  CHECK(text_of(*e.fallback) == "4.8 TB/s");
+}
+
+TEST_CASE("an argument is named only when `=` follows its name", "[parser]") {
+  auto m = parse("let a = f(x == 2, y = 3, z)\n");
+  const ast::Expr& call = *m.statements[0].value;
+  REQUIRE(call.items.size() == 4);
+  CHECK(call.arg_names == std::vector<std::string>{"", "y", ""});
+  CHECK(call.items[1]->kind == ast::ExprKind::Binary);
+  CHECK(call.items[1]->op == ast::BinOp::Eq);
+}

@@ -1,0 +1,730 @@
+#include "ast_builder.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <unordered_set>
+
+#include "depth_check.hpp"
+#include "diagnostic.hpp"
+#include "parser.hpp"
+
+namespace napkin {
+namespace {
+
+using ast::BinOp;
+using ast::ExprKind;
+
+int chain_group(BinOp op) {
+  switch (op) {
+    case BinOp::Add: case BinOp::Sub: return 1;
+    case BinOp::Mul: case BinOp::Div: return 2;
+    case BinOp::Eq: case BinOp::Ne: case BinOp::Lt: case BinOp::Le: case BinOp::Gt: case BinOp::Ge: return 3;
+    case BinOp::And: return 4;
+    case BinOp::Or: return 5;
+    case BinOp::Pow: case BinOp::To: return 0;
+  }
+  return 0;
+}
+
+BinOp op_of(std::string_view t) {
+  if (t == "+") return BinOp::Add;
+  if (t == "-") return BinOp::Sub;
+  if (t == "/") return BinOp::Div;
+  if (t == "==") return BinOp::Eq;
+  if (t == "!=") return BinOp::Ne;
+  if (t == "<") return BinOp::Lt;
+  if (t == "<=") return BinOp::Le;
+  if (t == ">") return BinOp::Gt;
+  if (t == ">=") return BinOp::Ge;
+  return BinOp::Mul;  // '*', '·', '×'
+}
+
+bool is_postfix(const ast::Expr& e) {
+  return e.kind == ExprKind::Call || e.kind == ExprKind::Member || e.kind == ExprKind::With;
+}
+
+std::uint32_t deeper(std::uint32_t bound) { return bound + 2; }
+
+}  // namespace
+
+AstBuilder::AstBuilder(const SourceFile& file) : file_(file), base_(file.text.data()) {}
+
+// On an error the stacks may hold a statement's trees, which can be deeper
+// than recursive destructors may go.
+AstBuilder::~AstBuilder() {
+  for (auto& e : exprs_) dismantle(std::move(e.expr));
+  for (auto& a : args_) dismantle(std::move(a.value.expr));
+  for (auto& f : fields_) dismantle(std::move(f.value));
+  for (auto& b : blocks_)
+    for (auto& f : b.fields) dismantle(std::move(f.value));
+  for (auto& p : params_) dismantle(std::move(p.default_value));
+  for (auto& v : sweep_vars_) dismantle(std::move(v.values));
+}
+
+Span AstBuilder::span(Text b, Text e) const {
+  return Span{&file_, static_cast<std::uint32_t>(b - base_), static_cast<std::uint32_t>(e - base_)};
+}
+
+void AstBuilder::piece(Text b, Text e) {
+  pieces_.push_back({static_cast<std::uint32_t>(b - base_), static_cast<std::uint32_t>(e - base_)});
+}
+
+AstBuilder::Piece AstBuilder::pop_piece() {
+  const Piece p = pieces_.back();
+  pieces_.pop_back();
+  return p;
+}
+
+AstBuilder::Entry AstBuilder::pop() {
+  Entry e = std::move(exprs_.back());
+  exprs_.pop_back();
+  return e;
+}
+
+std::uint32_t AstBuilder::pop_mark() {
+  const std::uint32_t m = marks_.back();
+  marks_.pop_back();
+  return m;
+}
+
+void AstBuilder::push(ast::ExprPtr e, std::uint32_t bound, std::uint32_t chain) {
+  if (bound > kMaxNesting) maybe_deep_ = true;
+  Entry entry;
+  entry.begin = e->span.begin;
+  entry.end = e->span.end;
+  entry.bound = bound;
+  entry.chain = chain;
+  entry.expr = std::move(e);
+  exprs_.push_back(std::move(entry));
+}
+
+// ---- operands -------------------------------------------------------------
+
+void AstBuilder::name_ref(Text b, Text e) {
+  auto x = std::make_unique<ast::Expr>(ExprKind::Name, span(b, e));
+  x->text.assign(b, e);
+  push(std::move(x), 0);
+}
+
+void AstBuilder::boolean(Text b, Text e, bool value) {
+  auto x = std::make_unique<ast::Expr>(ExprKind::Bool, span(b, e));
+  x->boolean = value;
+  push(std::move(x), 0);
+}
+
+double AstBuilder::number(Piece p) const {
+  const std::string_view written = text(p);
+  char digits[64];
+  std::string long_digits;
+  const char* first = digits;
+  std::size_t n = 0;
+  if (written.size() < sizeof digits) {
+    for (char c : written)
+      if (c != '_') digits[n++] = c;
+  } else {
+    for (char c : written)
+      if (c != '_') long_digits += c;
+    first = long_digits.data();
+    n = long_digits.size();
+  }
+  double v = 0;
+  auto [end, ec] = std::from_chars(first, first + n, v);
+  if (ec != std::errc() || !std::isfinite(v))
+    fail(codes::bad_number, span(p), fmt::format("the number {} is out of range", written),
+         "write it with a unit prefix instead, e.g. `1.5 EB` rather than a 400-digit number");
+  return v;
+}
+
+void AstBuilder::number_literal(Text b, Text e) {
+  const Piece value = pop_piece();
+  auto x = std::make_unique<ast::Expr>(ExprKind::Number, span(b, e));
+  x->number = number(value);
+  x->text = text(value);
+  const Text value_end = base_ + value.end;
+  if (e == value_end + 1 && *value_end == '%')
+    x->percent = true;
+  else if (e != value_end)
+    x->unit = pop_unit();
+  push(std::move(x), 0);
+}
+
+void AstBuilder::dollar_literal(Text b, Text e) {
+  const Piece value = pop_piece();
+  auto x = std::make_unique<ast::Expr>(ExprKind::Number, span(b, e));
+  x->number = number(value);
+  x->text = "$";
+  x->text += text(value);  // remembered so the formula prints as written
+  ast::UnitExpr u;
+  const Span dollar = span(b, b + 1);
+  u.terms.reserve(1 + terms_.size());
+  u.terms.push_back({"$", 1, dollar});
+  for (auto& t : terms_) u.terms.push_back(std::move(t));
+  terms_.clear();
+  u.text = "$";
+  u.text.append(base_ + value.end, e);
+  u.span = Span{&file_, dollar.begin, static_cast<std::uint32_t>(e - base_)};
+  x->unit = std::move(u);
+  push(std::move(x), 0);
+}
+
+std::string AstBuilder::unescape(std::string_view body, std::uint32_t body_begin) const {
+  std::string out;
+  out.reserve(body.size());
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\') {
+      out += body[i];
+      continue;
+    }
+    const char c = body[++i];
+    switch (c) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case '"': out += '"'; break;
+      case '\\': out += '\\'; break;
+      default: {
+        const Span at{&file_, static_cast<std::uint32_t>(body_begin + i - 1), static_cast<std::uint32_t>(body_begin + i + 1)};
+        fail(codes::bad_escape, at, fmt::format("unknown escape '\\{}' in a string", c),
+             "the escapes are \\n, \\t, \\\" and \\\\");
+      }
+    }
+  }
+  return out;
+}
+
+void AstBuilder::string_literal(Text b, Text e) {
+  auto x = std::make_unique<ast::Expr>(ExprKind::String, span(b, e));
+  const std::string_view body(b + 1, static_cast<std::size_t>(e - b - 2));  // between the quotes
+  x->text = unescape(body, static_cast<std::uint32_t>(b + 1 - base_));
+  push(std::move(x), 0);
+}
+
+void AstBuilder::open_list() { marks_.push_back(static_cast<std::uint32_t>(exprs_.size())); }
+
+void AstBuilder::list(Text b, Text e) {
+  const std::uint32_t mark = pop_mark();
+  const std::size_t n = exprs_.size() - mark;
+  if (n > kMaxListItems) {
+    const Entry& item = exprs_[mark + kMaxListItems];
+    fail(codes::size_limit, Span{&file_, item.begin, item.end},
+         fmt::format("a list of {} items; a list holds at most {}", n, kMaxListItems));
+  }
+  auto x = std::make_unique<ast::Expr>(ExprKind::List, span(b, e));
+  x->items.reserve(n);
+  std::uint32_t bound = 0;
+  for (std::size_t i = mark; i < exprs_.size(); ++i) {
+    bound = std::max(bound, deeper(exprs_[i].bound));
+    x->items.push_back(std::move(exprs_[i].expr));
+  }
+  exprs_.resize(mark);
+  push(std::move(x), bound);
+  exprs_.back().begin = static_cast<std::uint32_t>(b - base_);
+  exprs_.back().end = static_cast<std::uint32_t>(e - base_);
+}
+
+void AstBuilder::paren(Text b, Text e) {
+  Entry& top = exprs_.back();
+  parens_.emplace_back(top.expr->id, span(b, e));
+  top.parenthesised = true;
+  top.begin = static_cast<std::uint32_t>(b - base_);
+  top.end = static_cast<std::uint32_t>(e - base_);
+}
+
+// ---- units ------------------------------------------------------------------
+
+ast::UnitTerm AstBuilder::factor(Piece p) const {
+  const std::string_view f = text(p);
+  const std::size_t caret = f.find('^');
+  ast::UnitTerm t;
+  t.symbol = f.substr(0, caret);
+  t.span = span(p);
+  if (caret != std::string_view::npos) {
+    const std::string_view power = f.substr(caret + 1);
+    const bool negative = power[0] == '-';
+    int v = 0;
+    auto [ptr, ec] = std::from_chars(power.data() + (negative ? 1 : 0), power.data() + power.size(), v);
+    if (ec != std::errc() || v > 64)
+      fail(codes::bad_power, Span{&file_, static_cast<std::uint32_t>(p.begin + caret), p.end},
+           "a unit's power must be a small integer");
+    t.power = negative ? -v : v;
+  }
+  // A factor written after '/' divides: `TB/s` is TB s^-1.
+  if (p.begin > 0 && file_.text[p.begin - 1] == '/') t.power = -t.power;
+  return t;
+}
+
+void AstBuilder::unit_factor(Text b, Text e) {
+  terms_.push_back(factor({static_cast<std::uint32_t>(b - base_), static_cast<std::uint32_t>(e - base_)}));
+}
+
+void AstBuilder::unit_expr(Text b, Text e) {
+  ast::UnitExpr u;
+  u.terms = std::move(terms_);
+  terms_.clear();
+  u.text.assign(b, e);
+  u.span = span(b, e);
+  units_.push_back(std::move(u));
+}
+
+ast::UnitExpr AstBuilder::pop_unit() {
+  ast::UnitExpr u = std::move(units_.back());
+  units_.pop_back();
+  return u;
+}
+
+// ---- operators ----------------------------------------------------------------
+
+void AstBuilder::grow_chain(ast::ExprPtr node, Entry& lhs, std::uint32_t rhs_bound, bool same_chain) {
+  const std::uint32_t chain = same_chain ? lhs.chain + 1 : 1;
+  const std::uint32_t begin = lhs.begin;
+  const std::uint32_t bound = deeper(std::max(lhs.bound, rhs_bound));
+  push(std::move(node), bound, chain);
+  exprs_.back().begin = begin;
+}
+
+void AstBuilder::binary(BinOp op) {
+  Entry rhs = pop();
+  Entry lhs = pop();
+  const int group = chain_group(op);
+  const bool same_chain = group != 0 && !lhs.parenthesised && lhs.chain > 0 &&
+                          lhs.expr->kind == ExprKind::Binary && chain_group(lhs.expr->op) == group;
+  if (same_chain && lhs.chain > kMaxNesting) {
+    // Its first operand is already too deep: the statement will fail the
+    // depth check, and the rest of the chain need not be built.
+    lhs.expr->span.end = rhs.expr->span.end;
+    lhs.end = rhs.end;
+    dismantle(std::move(rhs.expr));
+    exprs_.push_back(std::move(lhs));
+    return;
+  }
+  auto x = std::make_unique<ast::Expr>(ExprKind::Binary, Span{&file_, lhs.expr->span.begin, rhs.expr->span.end});
+  x->op = op;
+  x->items.reserve(2);
+  x->items.push_back(std::move(lhs.expr));
+  x->items.push_back(std::move(rhs.expr));
+  const std::uint32_t end = rhs.end;
+  if (group == 0) {
+    push(std::move(x), deeper(std::max(lhs.bound, rhs.bound)));
+    exprs_.back().begin = lhs.begin;
+  } else {
+    grow_chain(std::move(x), lhs, rhs.bound, same_chain);
+  }
+  exprs_.back().end = end;
+}
+
+void AstBuilder::binary_from_piece() { binary(op_of(text(pop_piece()))); }
+
+void AstBuilder::negate(Text b, Text e) {
+  Entry operand = pop();
+  auto x = std::make_unique<ast::Expr>(ExprKind::Negate, span(b, e));
+  x->items.push_back(std::move(operand.expr));
+  push(std::move(x), deeper(operand.bound));
+}
+
+void AstBuilder::logical_not(Text b, Text e) {
+  Entry operand = pop();
+  auto x = std::make_unique<ast::Expr>(ExprKind::Not, span(b, e));
+  x->items.push_back(std::move(operand.expr));
+  push(std::move(x), deeper(operand.bound));
+}
+
+void AstBuilder::if_expr(Text b, Text e) {
+  auto x = std::make_unique<ast::Expr>(ExprKind::If, span(b, e));
+  x->items.resize(3);
+  std::uint32_t bound = 0;
+  for (int i = 2; i >= 0; --i) {
+    Entry part = pop();
+    bound = std::max(bound, deeper(part.bound));
+    x->items[static_cast<std::size_t>(i)] = std::move(part.expr);
+  }
+  push(std::move(x), bound);
+}
+
+void AstBuilder::convert(Text e, bool percent) {
+  ast::UnitExpr u;
+  if (percent) {
+    u.span = span(e - 1, e);
+    u.text = "%";
+    u.terms.push_back({"%", 1, u.span});
+  } else {
+    u = pop_unit();
+  }
+  Entry operand = pop();
+  auto x = std::make_unique<ast::Expr>(ExprKind::Convert, Span{&file_, operand.begin, static_cast<std::uint32_t>(e - base_)});
+  x->items.push_back(std::move(operand.expr));
+  x->unit = std::move(u);
+  push(std::move(x), deeper(operand.bound));
+  exprs_.back().begin = operand.begin;
+}
+
+// ---- postfix ----------------------------------------------------------------
+
+void AstBuilder::open_call() { marks_.push_back(static_cast<std::uint32_t>(args_.size())); }
+
+void AstBuilder::named_arg() {
+  Entry value = pop();
+  const Piece name = pop_piece();
+  args_.push_back({std::string(text(name)), std::move(value)});
+}
+
+void AstBuilder::positional_arg() { args_.push_back({std::string(), pop()}); }
+
+void AstBuilder::call(Text e) {
+  const std::uint32_t mark = pop_mark();
+  Entry callee = pop();
+  const bool same_chain = !callee.parenthesised && callee.chain > 0 && is_postfix(*callee.expr);
+  const Span s{&file_, callee.expr->span.begin, static_cast<std::uint32_t>(e - base_)};
+  if (same_chain && callee.chain > kMaxNesting) {
+    callee.expr->span.end = s.end;
+    callee.end = s.end;
+    for (std::size_t i = mark; i < args_.size(); ++i) dismantle(std::move(args_[i].value.expr));
+    args_.resize(mark);
+    exprs_.push_back(std::move(callee));
+    return;
+  }
+  auto x = std::make_unique<ast::Expr>(ExprKind::Call, s);
+  const std::size_t n = args_.size() - mark;
+  x->items.reserve(1 + n);
+  x->arg_names.reserve(n);
+  x->items.push_back(std::move(callee.expr));
+  std::uint32_t bound = 0;
+  for (std::size_t i = mark; i < args_.size(); ++i) {
+    bound = std::max(bound, args_[i].value.bound);
+    x->arg_names.push_back(std::move(args_[i].name));
+    x->items.push_back(std::move(args_[i].value.expr));
+  }
+  args_.resize(mark);
+  grow_chain(std::move(x), callee, bound, same_chain);
+  exprs_.back().end = s.end;
+}
+
+void AstBuilder::member(Text b, Text e) {
+  Entry owner = pop();
+  const bool same_chain = !owner.parenthesised && owner.chain > 0 && is_postfix(*owner.expr);
+  const Span s{&file_, owner.expr->span.begin, static_cast<std::uint32_t>(e - base_)};
+  if (same_chain && owner.chain > kMaxNesting) {
+    owner.expr->span.end = s.end;
+    owner.end = s.end;
+    exprs_.push_back(std::move(owner));
+    return;
+  }
+  auto x = std::make_unique<ast::Expr>(ExprKind::Member, s);
+  x->text.assign(b, e);
+  x->items.push_back(std::move(owner.expr));
+  grow_chain(std::move(x), owner, 0, same_chain);
+  exprs_.back().end = s.end;
+}
+
+void AstBuilder::with(Text e) {
+  std::vector<ast::FieldDecl> fields = std::move(blocks_.back().fields);
+  const std::uint32_t bound = blocks_.back().bound;
+  blocks_.pop_back();
+  Entry record = pop();
+  const bool same_chain = !record.parenthesised && record.chain > 0 && is_postfix(*record.expr);
+  const Span s{&file_, record.expr->span.begin, static_cast<std::uint32_t>(e - base_)};
+  if (same_chain && record.chain > kMaxNesting) {
+    record.expr->span.end = s.end;
+    record.end = s.end;
+    for (auto& f : fields) dismantle(std::move(f.value));
+    exprs_.push_back(std::move(record));
+    return;
+  }
+  auto x = std::make_unique<ast::Expr>(ExprKind::With, s);
+  x->items.push_back(std::move(record.expr));
+  x->fields = std::move(fields);
+  grow_chain(std::move(x), record, bound, same_chain);
+  exprs_.back().end = s.end;
+}
+
+void AstBuilder::open_measure() {
+  marks_.push_back(static_cast<std::uint32_t>(exprs_.size()));
+  marks_.push_back(static_cast<std::uint32_t>(args_.size()));
+}
+
+void AstBuilder::measure(Text b, Text e) {
+  const std::uint32_t arg_mark = pop_mark();
+  const std::uint32_t expr_mark = pop_mark();
+  auto x = std::make_unique<ast::Expr>(ExprKind::Measure, span(b, e));
+  std::uint32_t bound = 0;
+  if (exprs_.size() > expr_mark) {
+    Entry fallback = pop();
+    bound = deeper(fallback.bound);
+    x->fallback = std::move(fallback.expr);
+  }
+  x->text = text(pop_piece());
+  for (std::size_t i = arg_mark; i < args_.size(); ++i) {
+    bound = std::max(bound, deeper(args_[i].value.bound));
+    x->arg_names.push_back(std::move(args_[i].name));
+    x->items.push_back(std::move(args_[i].value.expr));
+  }
+  args_.resize(arg_mark);
+  push(std::move(x), bound);
+}
+
+// ---- blocks -------------------------------------------------------------------
+
+void AstBuilder::open_block() { marks_.push_back(static_cast<std::uint32_t>(fields_.size())); }
+
+void AstBuilder::field_name(Text b, Text e) {
+  ast::FieldDecl f;
+  f.name.assign(b, e);
+  f.name_span = span(b, e);
+  fields_.push_back(std::move(f));
+  field_bounds_.push_back(0);
+}
+
+ast::TypeExpr AstBuilder::type(Text b, Text e) {
+  ast::TypeExpr t;
+  t.span = span(b, e);
+  t.text.assign(b, e);
+  static const std::pair<std::string_view, ast::TypeKind> named[] = {
+      {"count", ast::TypeKind::Count}, {"bool", ast::TypeKind::Bool}, {"string", ast::TypeKind::String},
+      {"record", ast::TypeKind::Record}, {"list", ast::TypeKind::List}, {"fn", ast::TypeKind::Fn},
+      {"any", ast::TypeKind::Any}};
+  ast::UnitExpr u = pop_unit();
+  for (auto [word, kind] : named)
+    if (t.text == word) {
+      t.kind = kind;
+      return t;
+    }
+  t.kind = ast::TypeKind::Unit;
+  t.unit = std::move(u);
+  return t;
+}
+
+void AstBuilder::field_type(Text b, Text e) { fields_.back().type = type(b, e); }
+
+void AstBuilder::field_value() {
+  Entry value = pop();
+  fields_.back().value = std::move(value.expr);
+  field_bounds_.back() = deeper(value.bound);
+}
+
+void AstBuilder::field(Text b, Text e) { fields_.back().span = span(b, e); }
+
+void AstBuilder::block() {
+  const std::uint32_t mark = pop_mark();
+  Block out;
+  out.fields.reserve(fields_.size() - mark);
+  // A block may hold many fields: no pairwise search for a second definition.
+  std::unordered_set<std::string_view> seen;
+  for (std::size_t i = mark; i < fields_.size(); ++i) {
+    out.bound = std::max(out.bound, field_bounds_[i]);
+    out.fields.push_back(std::move(fields_[i]));
+    const ast::FieldDecl& f = out.fields.back();  // reserved: its name stays where it is
+    if (!seen.insert(f.name).second)
+      for (const auto& prev : out.fields) {
+        if (prev.name != f.name) continue;
+        Diagnostic dg;
+        dg.code = codes::duplicate;
+        dg.message = fmt::format("the field `{}` is defined twice in this block", f.name);
+        dg.labels.push_back({f.name_span, "defined again here", true});
+        dg.labels.push_back({prev.name_span, "first defined here", false});
+        dg.help = "remove one of them; to change an inherited value, use `extends` or `with`";
+        throw Error(std::move(dg));
+      }
+  }
+  fields_.resize(mark);
+  field_bounds_.resize(mark);
+  blocks_.push_back(std::move(out));
+}
+
+// ---- statements -------------------------------------------------------------
+
+ast::ExprPtr AstBuilder::path(Piece p) const {
+  ast::ExprPtr e;
+  std::uint32_t at = p.begin;
+  while (at <= p.end) {
+    std::uint32_t end = at;
+    while (end < p.end && file_.text[end] != '.') ++end;
+    if (!e) {
+      e = std::make_unique<ast::Expr>(ExprKind::Name, Span{&file_, at, end});
+    } else {
+      auto m = std::make_unique<ast::Expr>(ExprKind::Member, Span{&file_, e->span.begin, end});
+      m->items.push_back(std::move(e));
+      e = std::move(m);
+    }
+    e->text = file_.text.substr(at, end - at);
+    at = end + 1;
+  }
+  return e;
+}
+
+void AstBuilder::check_depth(ast::Stmt& st) {
+  const DepthCheck check(parens_);
+  for (const auto& p : st.params)
+    if (p.default_value) check.expr(*p.default_value);
+  if (st.value) check.expr(*st.value);
+  for (const auto& f : st.fields)
+    if (f.value) check.expr(*f.value);
+  if (st.expected) check.expr(*st.expected);
+  if (st.tolerance) check.expr(*st.tolerance);
+  for (const auto& v : st.sweep_vars)
+    if (v.values) check.expr(*v.values);
+}
+
+void AstBuilder::finish(ast::Stmt&& st) {
+  if (maybe_deep_) {
+    maybe_deep_ = false;
+    try {
+      check_depth(st);
+    } catch (...) {
+      parens_.clear();
+      for (auto& p : st.params) dismantle(std::move(p.default_value));
+      for (auto& f : st.fields) dismantle(std::move(f.value));
+      for (auto& v : st.sweep_vars) dismantle(std::move(v.values));
+      dismantle(std::move(st.value));
+      dismantle(std::move(st.expected));
+      dismantle(std::move(st.tolerance));
+      throw;
+    }
+  }
+  parens_.clear();
+  module_.statements.push_back(std::move(st));
+}
+
+void AstBuilder::import_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Import, span(b, e));
+  Entry path = pop();
+  st.name = std::move(path.expr->text);
+  st.name_span = path.expr->span;
+  finish(std::move(st));
+}
+
+void AstBuilder::let_stmt(Text b, Text e, bool with_let) {
+  ast::Stmt st(ast::StmtKind::Let, span(b, e));
+  st.record_kind = with_let ? "let" : "";
+  st.value = pop().expr;
+  const Piece name = pop_piece();
+  st.name = text(name);
+  st.name_span = span(name);
+  finish(std::move(st));
+}
+
+void AstBuilder::param_name(Text b, Text e) {
+  ast::Param p;
+  p.name.assign(b, e);
+  params_.push_back(std::move(p));
+}
+
+void AstBuilder::param_default() { params_.back().default_value = pop().expr; }
+
+void AstBuilder::param(Text b, Text e) { params_.back().span = span(b, e); }
+
+void AstBuilder::fn_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Fn, span(b, e));
+  st.value = pop().expr;
+  const Piece name = pop_piece();
+  st.name = text(name);
+  st.name_span = span(name);
+  std::unordered_set<std::string_view> seen;
+  for (const auto& p : params_)
+    if (!seen.insert(p.name).second)
+      fail(codes::duplicate, p.span, fmt::format("the parameter `{}` appears twice", p.name));
+  st.params = std::move(params_);
+  params_.clear();
+  finish(std::move(st));
+}
+
+void AstBuilder::unit_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Unit, span(b, e));
+  if (!exprs_.empty()) st.value = pop().expr;
+  const Piece name = pop_piece();
+  st.name = text(name);
+  st.name_span = span(name);
+  finish(std::move(st));
+}
+
+void AstBuilder::extends_base(Text b, Text e) {
+  push(path({static_cast<std::uint32_t>(b - base_), static_cast<std::uint32_t>(e - base_)}), 0);
+}
+
+void AstBuilder::record_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Record, span(b, e));
+  if (!blocks_.empty()) {
+    st.fields = std::move(blocks_.back().fields);
+    blocks_.pop_back();
+    if (!exprs_.empty()) st.base = pop().expr;
+  } else {
+    st.value = pop().expr;  // `model m = other`
+  }
+  const Piece name = pop_piece();
+  const Piece kind = pop_piece();
+  st.record_kind = text(kind);
+  st.name = text(name);
+  st.name_span = span(name);
+  finish(std::move(st));
+}
+
+void AstBuilder::check_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Check, span(b, e));
+  if (exprs_.size() == 3) {
+    st.approx = true;
+    st.tolerance = pop().expr;
+    st.expected = pop().expr;
+  }
+  st.value = pop().expr;
+  finish(std::move(st));
+}
+
+void AstBuilder::sweep_var() {
+  ast::SweepVar v;
+  v.values = pop().expr;
+  const Piece name = pop_piece();
+  v.name = text(name);
+  v.span = span(name);
+  for (const auto& prev : sweep_vars_)
+    if (prev.name == v.name) fail(codes::duplicate, v.span, fmt::format("`{}` is swept twice", v.name));
+  sweep_vars_.push_back(std::move(v));
+}
+
+void AstBuilder::sweep_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Sweep, span(b, e));
+  st.value = pop().expr;
+  if (sweep_vars_.size() > 2)
+    fail(codes::size_limit, sweep_vars_[2].span, "a sweep varies one or two inputs",
+         "sweep a third input in a second sweep, or write a record per value");
+  st.sweep_vars = std::move(sweep_vars_);
+  sweep_vars_.clear();
+  for (const Piece& c : pieces_) st.columns.push_back({std::string(text(c)), span(c)});
+  pieces_.clear();
+  finish(std::move(st));
+}
+
+// The record is `base` (its path, as text in `name`), the input and its
+// bracket are the one sweep_var, and the goal ("where", "max", "min") is
+// `record_kind`; the condition is `value`.
+void AstBuilder::solve_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Solve, span(b, e));
+  st.value = pop().expr;
+  ast::SweepVar v;
+  if (!exprs_.empty()) {
+    v.values = pop().expr;
+    if (v.values->items.size() != 2)
+      fail(codes::syntax, v.values->span, "a bracket to solve in has two ends, `in [LOW, HIGH]`");
+  }
+  st.record_kind = "where";
+  if (pieces_.size() == 3) st.record_kind = text(pop_piece());  // max or min
+  const Piece input = pop_piece();
+  const Piece record = pop_piece();
+  v.name = text(input);
+  v.span = span(input);
+  st.name = text(record);
+  st.name_span = span(record);
+  st.base = path(record);
+  st.sweep_vars.push_back(std::move(v));
+  finish(std::move(st));
+}
+
+ast::Module AstBuilder::take_module() { return std::move(module_); }
+
+ast::ExprPtr AstBuilder::take_expression() {
+  ast::Stmt st(ast::StmtKind::Let, exprs_.back().expr->span);
+  st.value = pop().expr;
+  finish(std::move(st));
+  return std::move(module_.statements.back().value);
+}
+
+}  // namespace napkin
