@@ -48,7 +48,8 @@ thread_local std::byte* fresh = nullptr;
 thread_local std::byte* fresh_end = nullptr;
 
 void refill() {
-  auto chunk = std::make_unique<std::byte[]>(kNodesPerChunk * sizeof(Expr));  // pages are touched as nodes are made
+  // Not zeroed (no make_unique): a page is touched when a node is first made on it.
+  std::unique_ptr<std::byte[]> chunk(new std::byte[kNodesPerChunk * sizeof(Expr)]);
   fresh = chunk.get();
   fresh_end = fresh + kNodesPerChunk * sizeof(Expr);
   Chunks& c = chunks();

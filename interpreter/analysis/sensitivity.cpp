@@ -137,11 +137,12 @@ SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& nam
     return in.field(copy, slot, Span{});
   };
 
-  in.set_tracing(false);
-  struct TracingOn {
+  struct TracingBack {
     Interpreter& in;
-    ~TracingOn() { in.set_tracing(true); }
-  } tracing_on{in};
+    bool was;
+    ~TracingBack() { in.set_tracing(was); }
+  } tracing_back{in, in.tracing()};
+  in.set_tracing(false);
 
   for (const Leaf& leaf : w.leaves) {
     SensitivityInput si;

@@ -10,6 +10,8 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     Module* m = in.load_file(a.file);
     // Plain text without --steps shows results only: no formula is printed.
     const bool derivations = a.steps || a.format != "text";
+    // Nor is what a field's formula saw kept: a check keeps its own, for its failure.
+    if (!derivations) in.set_tracing(false);
     Report r = build_report(in, m, a.all, /*keep_going=*/true, derivations);
     if (!a.all) keep_own_fields(r);
     Result res;

@@ -20,6 +20,9 @@ struct Common {
   std::string stdlib_dir;
   bool no_measure = false;  // `measure(...)` uses its fallback
   bool remeasure = false;   // `measure(...)` runs its probe even when the cache has it
+  // The process ends once this command's output is written (the `napkin`
+  // command sets it): its interpreter need not be taken apart first.
+  bool process_ends = false;
 };
 
 struct RunArgs {

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   Common common;
+  common.process_ends = true;
   auto add_common = [&](CLI::App* sub) {
     sub->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
     sub->add_option("--samples", common.samples, "samples per range, `a to b` (default 10,000; at most 1,000,000)")

@@ -171,6 +171,7 @@ class Interpreter {
   void check_field_value(Record* r, std::size_t i, const Value& v) { check_type(r->slots()[i], v, r); }
   // Turns derivation recording off (sweeps print no derivations).
   void set_tracing(bool on) { tracing_ = on; }
+  bool tracing() const { return tracing_; }
 
   std::string show(const Value& v) const;
   std::string show(const Value& v, int digits) const;  // with this many significant digits

@@ -318,6 +318,7 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& st, bool compile) {
   out.table.resize(s.var_slots.size() + s.columns.size());
   for (auto& col : out.table) col.reserve(s.points.count);
 
+  const bool tracing = in.tracing();
   in.set_tracing(false);
   try {
     if (!compile || !run_compiled(in, m, s, out)) {
@@ -325,10 +326,10 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& st, bool compile) {
       walk_points(in, s, out);
     }
   } catch (...) {
-    in.set_tracing(true);
+    in.set_tracing(tracing);
     throw;
   }
-  in.set_tracing(true);
+  in.set_tracing(tracing);
   return out;
 }
 
