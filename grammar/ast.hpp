@@ -27,6 +27,37 @@ struct UnitExpr {
   Span span;
 };
 
+// An optional part kept out of line: a unit is written on few nodes, and
+// holding it in every node made each node three times the size of the
+// rest. Reads like std::optional; copies copy the value.
+template <typename T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(const Boxed& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& o) {
+    p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  Boxed& operator=(T v) {
+    p_ = std::make_unique<T>(std::move(v));
+    return *this;
+  }
+
+  bool has_value() const { return p_ != nullptr; }
+  explicit operator bool() const { return p_ != nullptr; }
+  T& operator*() { return *p_; }
+  const T& operator*() const { return *p_; }
+  T* operator->() { return p_.get(); }
+  const T* operator->() const { return p_.get(); }
+  void reset() { p_.reset(); }
+
+ private:
+  std::unique_ptr<T> p_;
+};
+
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
@@ -56,13 +87,11 @@ int precedence(BinOp op);  // higher binds tighter
 
 struct Expr {
   ExprKind kind;
+  BinOp op = BinOp::Add;
   Span span;
   double number = 0;
-  bool boolean = false;
-  bool percent = false;
   std::string text;  // name, member name, string value, or a number as written
-  BinOp op = BinOp::Add;
-  std::optional<UnitExpr> unit;
+  Boxed<UnitExpr> unit;
   std::vector<ExprPtr> items;
   std::vector<std::string> arg_names;  // "" for positional arguments
   std::vector<FieldDecl> fields;       // With
@@ -73,6 +102,8 @@ struct Expr {
   // against the node's address, not a proof of distinctness). The AST holds
   // no evaluator state; an evaluator keeps its own tables keyed by this.
   const std::uint32_t id;
+  bool boolean = false;
+  bool percent = false;
 
   Expr(ExprKind k, Span s);  // defined below FieldDecl: clang needs `fields` complete there
 

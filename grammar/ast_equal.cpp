@@ -20,7 +20,7 @@ std::string unit_difference(const UnitExpr& a, const UnitExpr& b) {
   return "";
 }
 
-std::string unit_difference(const std::optional<UnitExpr>& a, const std::optional<UnitExpr>& b) {
+std::string unit_difference(const Boxed<UnitExpr>& a, const Boxed<UnitExpr>& b) {
   if (a.has_value() != b.has_value()) return differ("unit", a ? a->text : "none", b ? b->text : "none");
   return a ? unit_difference(*a, *b) : "";
 }

@@ -9,9 +9,13 @@ namespace napkin {
 std::pair<int, int> SourceFile::line_col(std::size_t offset) const {
   if (line_starts.empty() || indexed_text != text.data() || indexed_size != text.size()) {
     // A line ends at \n, \r\n, or a lone \r (an old Mac file).
+    // One pass over the bytes: find_first_of with a set calls memchr per byte.
     line_starts.assign(1, 0);
-    for (std::size_t i = text.find_first_of("\r\n"); i != std::string::npos; i = text.find_first_of("\r\n", i + 1)) {
-      if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = text[i];
+      if (c != '\n' && c != '\r') continue;
+      if (c == '\r' && i + 1 < n && text[i + 1] == '\n') ++i;
       line_starts.push_back(static_cast<std::uint32_t>(i + 1));
     }
     indexed_text = text.data();
