@@ -17,18 +17,6 @@ namespace {
 using ast::BinOp;
 using ast::ExprKind;
 
-int chain_group(BinOp op) {
-  switch (op) {
-    case BinOp::Add: case BinOp::Sub: return 1;
-    case BinOp::Mul: case BinOp::Div: return 2;
-    case BinOp::Eq: case BinOp::Ne: case BinOp::Lt: case BinOp::Le: case BinOp::Gt: case BinOp::Ge: return 3;
-    case BinOp::And: return 4;
-    case BinOp::Or: return 5;
-    case BinOp::Pow: case BinOp::To: return 0;
-  }
-  return 0;
-}
-
 BinOp op_of(std::string_view t) {
   if (t == "+") return BinOp::Add;
   if (t == "-") return BinOp::Sub;
@@ -40,10 +28,6 @@ BinOp op_of(std::string_view t) {
   if (t == ">") return BinOp::Gt;
   if (t == ">=") return BinOp::Ge;
   return BinOp::Mul;  // '*', '·', '×'
-}
-
-bool is_postfix(const ast::Expr& e) {
-  return e.kind == ExprKind::Call || e.kind == ExprKind::Member || e.kind == ExprKind::With;
 }
 
 std::uint32_t deeper(std::uint32_t bound) { return bound + 2; }
@@ -371,17 +355,35 @@ void AstBuilder::named_arg() {
 
 void AstBuilder::positional_arg() { args_.push_back({std::string(), pop()}); }
 
+bool AstBuilder::continues_postfix(const Entry& operand) {
+  return !operand.parenthesised && operand.chain > 0 && is_postfix(*operand.expr);
+}
+
+// A postfix chain already too long for the depth limit: the statement will
+// fail the depth check, so `operand` only grows to `end` and goes back on
+// the stack; the caller drops the operator's parts.
+bool AstBuilder::chain_full(Entry& operand, bool same_chain, std::uint32_t end) {
+  if (!same_chain || operand.chain <= kMaxNesting) return false;
+  operand.expr->span.end = end;
+  operand.end = end;
+  exprs_.push_back(std::move(operand));
+  return true;
+}
+
+void AstBuilder::push_postfix(ast::ExprPtr x, Entry& operand, std::uint32_t bound, bool same_chain) {
+  const std::uint32_t end = x->span.end;
+  grow_chain(std::move(x), operand, bound, same_chain);
+  exprs_.back().end = end;
+}
+
 void AstBuilder::call(Text e) {
   const std::uint32_t mark = pop_mark();
   Entry callee = pop();
-  const bool same_chain = !callee.parenthesised && callee.chain > 0 && is_postfix(*callee.expr);
+  const bool same_chain = continues_postfix(callee);
   const Span s{&file_, callee.expr->span.begin, static_cast<std::uint32_t>(e - base_)};
-  if (same_chain && callee.chain > kMaxNesting) {
-    callee.expr->span.end = s.end;
-    callee.end = s.end;
+  if (chain_full(callee, same_chain, s.end)) {
     for (std::size_t i = mark; i < args_.size(); ++i) dismantle(std::move(args_[i].value.expr));
     args_.resize(mark);
-    exprs_.push_back(std::move(callee));
     return;
   }
   auto x = std::make_unique<ast::Expr>(ExprKind::Call, s);
@@ -396,46 +398,34 @@ void AstBuilder::call(Text e) {
     x->items.push_back(std::move(args_[i].value.expr));
   }
   args_.resize(mark);
-  grow_chain(std::move(x), callee, bound, same_chain);
-  exprs_.back().end = s.end;
+  push_postfix(std::move(x), callee, bound, same_chain);
 }
 
 void AstBuilder::member(Text b, Text e) {
   Entry owner = pop();
-  const bool same_chain = !owner.parenthesised && owner.chain > 0 && is_postfix(*owner.expr);
+  const bool same_chain = continues_postfix(owner);
   const Span s{&file_, owner.expr->span.begin, static_cast<std::uint32_t>(e - base_)};
-  if (same_chain && owner.chain > kMaxNesting) {
-    owner.expr->span.end = s.end;
-    owner.end = s.end;
-    exprs_.push_back(std::move(owner));
-    return;
-  }
+  if (chain_full(owner, same_chain, s.end)) return;
   auto x = std::make_unique<ast::Expr>(ExprKind::Member, s);
   x->text.assign(b, e);
   x->items.push_back(std::move(owner.expr));
-  grow_chain(std::move(x), owner, 0, same_chain);
-  exprs_.back().end = s.end;
+  push_postfix(std::move(x), owner, 0, same_chain);
 }
 
 void AstBuilder::with(Text e) {
-  std::vector<ast::FieldDecl> fields = std::move(blocks_.back().fields);
-  const std::uint32_t bound = blocks_.back().bound;
+  Block block = std::move(blocks_.back());
   blocks_.pop_back();
   Entry record = pop();
-  const bool same_chain = !record.parenthesised && record.chain > 0 && is_postfix(*record.expr);
+  const bool same_chain = continues_postfix(record);
   const Span s{&file_, record.expr->span.begin, static_cast<std::uint32_t>(e - base_)};
-  if (same_chain && record.chain > kMaxNesting) {
-    record.expr->span.end = s.end;
-    record.end = s.end;
-    for (auto& f : fields) dismantle(std::move(f.value));
-    exprs_.push_back(std::move(record));
+  if (chain_full(record, same_chain, s.end)) {
+    for (auto& f : block.fields) dismantle(std::move(f.value));
     return;
   }
   auto x = std::make_unique<ast::Expr>(ExprKind::With, s);
   x->items.push_back(std::move(record.expr));
-  x->fields = std::move(fields);
-  grow_chain(std::move(x), record, bound, same_chain);
-  exprs_.back().end = s.end;
+  x->fields = std::move(block.fields);
+  push_postfix(std::move(x), record, block.bound, same_chain);
 }
 
 void AstBuilder::open_measure() {

@@ -128,6 +128,9 @@ class AstBuilder {
   std::uint32_t pop_mark();
   void push(ast::ExprPtr e, std::uint32_t bound, std::uint32_t chain = 0);
   void grow_chain(ast::ExprPtr node, Entry& lhs, std::uint32_t rhs_bound, bool same_chain);
+  static bool continues_postfix(const Entry& operand);
+  bool chain_full(Entry& operand, bool same_chain, std::uint32_t end);
+  void push_postfix(ast::ExprPtr x, Entry& operand, std::uint32_t bound, bool same_chain);
   double number(Piece p) const;
   ast::UnitTerm factor(Piece p) const;
   ast::UnitExpr pop_unit();

@@ -11,7 +11,13 @@ namespace {
 using ast::BinOp;
 using ast::ExprKind;
 
-// Operators that chain at one level: `a + b - c` is one chain of two.
+[[noreturn]] void too_deep(Span at) {
+  fail(codes::nesting_limit, at, fmt::format("expression nested deeper than {} levels", kMaxNesting),
+       "split it into named fields; in a chain such as `a + b + c`, each operator is a level");
+}
+
+}  // namespace
+
 int chain_group(BinOp op) {
   switch (op) {
     case BinOp::Add: case BinOp::Sub: return 1;
@@ -23,17 +29,6 @@ int chain_group(BinOp op) {
   }
   return 0;
 }
-
-bool is_postfix(const ast::Expr& e) {
-  return e.kind == ExprKind::Call || e.kind == ExprKind::Member || e.kind == ExprKind::With;
-}
-
-[[noreturn]] void too_deep(Span at) {
-  fail(codes::nesting_limit, at, fmt::format("expression nested deeper than {} levels", kMaxNesting),
-       "split it into named fields; in a chain such as `a + b + c`, each operator is a level");
-}
-
-}  // namespace
 
 DepthCheck::DepthCheck(const std::vector<std::pair<std::uint32_t, Span>>& parens) {
   for (const auto& [id, span] : parens) {

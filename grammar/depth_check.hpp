@@ -20,6 +20,16 @@
 
 namespace napkin {
 
+// Operators that chain at one level: `a + b - c` is one chain of two
+// operators (1: + and -, 2: * and /, 3: comparisons, 4: and, 5: or); 0 for
+// `^` and `to`, which do not chain.
+int chain_group(ast::BinOp op);
+
+// A call, a member or a `with`: the operators of a postfix chain `r.a(x).b`.
+inline bool is_postfix(const ast::Expr& e) {
+  return e.kind == ast::ExprKind::Call || e.kind == ast::ExprKind::Member || e.kind == ast::ExprKind::With;
+}
+
 class DepthCheck {
  public:
   // Each pair of parentheses around a node, by the node's id, innermost
