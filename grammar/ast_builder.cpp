@@ -101,6 +101,7 @@ void AstBuilder::boolean(Text b, Text e, bool value) {
 
 double AstBuilder::number(Piece p) const {
   const std::string_view written = text(p);
+  // The digits without their `_` separators, on the stack unless very long.
   char digits[64];
   std::string long_digits;
   const char* first = digits;
@@ -115,7 +116,7 @@ double AstBuilder::number(Piece p) const {
     n = long_digits.size();
   }
   double v = 0;
-  auto [end, ec] = std::from_chars(first, first + n, v);
+  const auto [stop, ec] = std::from_chars(first, first + n, v);
   if (ec != std::errc() || !std::isfinite(v))
     fail(codes::bad_number, span(p), fmt::format("the number {} is out of range", written),
          "write it with a unit prefix instead, e.g. `1.5 EB` rather than a 400-digit number");

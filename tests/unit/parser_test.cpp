@@ -187,3 +187,10 @@ TEST_CASE("an argument is named only when `=` follows its name", "[parser]") {
   CHECK(call.items[1]->kind == ast::ExprKind::Binary);
   CHECK(call.items[1]->op == ast::BinOp::Eq);
 }
+
+TEST_CASE("the first mistake in reading order is the one reported", "[parser][errors]") {
+  // A bad escape on line 1 comes before a missing operand on line 2.
+  CHECK_THAT(parse_error("let a = \"x\\q\"\nlet b = (1 +\n"), Catch::StartsWith("bad.napkin:1:11: error[E0102]"));
+  // `let` is read as a name, so the missing `)` is found at `b`, before the escape.
+  CHECK_THAT(parse_error("let a = (1 +\nlet b = \"x\\q\"\n"), Catch::StartsWith("bad.napkin:2:5: error[E0100]: expected ')'"));
+}
