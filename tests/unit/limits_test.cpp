@@ -111,3 +111,9 @@ TEST_CASE("parentheses are no level of the depth limit; a power looks at its exp
                Catch::StartsWith("test0.napkin:1:1037: error[E0700]"));
   }
 }
+
+TEST_CASE("a sum too deep is shown from its first operand's bracket", "[limits]") {
+  Session s;  // 257 negations put `(1) + 2` 257 levels down; its text starts at `(1)`, column 9 + 2 * 257 + 1
+  CHECK_THAT(s.load_error("let x = " + repeat("- ", 257) + "((1) + 2)"),
+             Catch::StartsWith("test0.napkin:1:524: error[E0700]: expression nested deeper than 256 levels"));
+}
