@@ -137,12 +137,7 @@ SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& nam
     return in.field(copy, slot, Span{});
   };
 
-  struct TracingBack {
-    Interpreter& in;
-    bool was;
-    ~TracingBack() { in.set_tracing(was); }
-  } tracing_back{in, in.tracing()};
-  in.set_tracing(false);
+  const Interpreter::TracingOff no_derivations(in);
 
   for (const Leaf& leaf : w.leaves) {
     SensitivityInput si;

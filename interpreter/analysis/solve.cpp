@@ -199,11 +199,7 @@ static SolveResult solve_here(Interpreter& in, Module* m, const SolveSpec& spec)
   // shared by every point, and must keep their derivations.
   const double first = integer ? std::max(1.0, start) : start;
   Search::Seen seen_first = search.see(search.point(first), nullptr);
-  in.set_tracing(false);
-  struct TracingOn {
-    Interpreter& in;
-    ~TracingOn() { in.set_tracing(true); }
-  } tracing_on{in};
+  const Interpreter::TracingOff no_derivations(in);  // until the solution, below
 
   // ---- the bracket ----------------------------------------------------
   // For ==, `holds` means A - B has the sign it has at the top of the

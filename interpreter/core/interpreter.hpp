@@ -172,6 +172,19 @@ class Interpreter {
   // Turns derivation recording off (sweeps print no derivations).
   void set_tracing(bool on) { tracing_ = on; }
   bool tracing() const { return tracing_; }
+  // Derivation recording off while it lives, then back to what it was,
+  // however the scope ends (a sweep's points, a search's probes).
+  class TracingOff {
+   public:
+    explicit TracingOff(Interpreter& in) : in_(in), was_(in.tracing_) { in.tracing_ = false; }
+    ~TracingOff() { in_.tracing_ = was_; }
+    TracingOff(const TracingOff&) = delete;
+    TracingOff& operator=(const TracingOff&) = delete;
+
+   private:
+    Interpreter& in_;
+    bool was_;
+  };
 
   std::string show(const Value& v) const;
   std::string show(const Value& v, int digits) const;  // with this many significant digits

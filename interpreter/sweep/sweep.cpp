@@ -318,18 +318,11 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& st, bool compile) {
   out.table.resize(s.var_slots.size() + s.columns.size());
   for (auto& col : out.table) col.reserve(s.points.count);
 
-  const bool tracing = in.tracing();
-  in.set_tracing(false);
-  try {
-    if (!compile || !run_compiled(in, m, s, out)) {
-      for (auto& col : out.table) col = SweepColumn{};
-      walk_points(in, s, out);
-    }
-  } catch (...) {
-    in.set_tracing(tracing);
-    throw;
+  const Interpreter::TracingOff no_derivations(in);
+  if (!compile || !run_compiled(in, m, s, out)) {
+    for (auto& col : out.table) col = SweepColumn{};
+    walk_points(in, s, out);
   }
-  in.set_tracing(tracing);
   return out;
 }
 
