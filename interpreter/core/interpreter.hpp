@@ -343,7 +343,7 @@ class Interpreter {
   // The samples `v` of an operation's result, attached to its point value:
   // an error at `span` if a sample is not finite, a plain number if every
   // sample is the same.
-  Value range_result(std::vector<double> v, Value nominal, Span span);
+  Value range_result(SampleVector v, Value nominal, Span span);
   [[noreturn]] void range_compare_error(const ast::Expr& at, const ast::Expr& operand, const Value& v, std::string_view op);
 };
 

@@ -6,7 +6,6 @@
 // samples through and hand the result to Interpreter::range_result, which
 // checks them and attaches them to `nominal`.
 #include <utility>
-#include <vector>
 
 #include "interpreter.hpp"
 #include "samples.hpp"
@@ -16,22 +15,22 @@ namespace napkin {
 // A range's samples to write the result into: the operand's own when no one
 // else holds them (a temporary such as `a * b` inside `a * b * c`), so a
 // chain of operations does not allocate a new set at every step.
-inline std::vector<double> result_buffer(const Value& x) {
+inline SampleVector result_buffer(const Value& x) {
   if (x.samples.use_count() == 1) return std::move(const_cast<Samples&>(*x.samples).v);  // NOLINT
-  return std::vector<double>(x.samples->v.size());
+  return SampleVector(x.samples->v.size());
 }
 
 template <class F>
 Value map_samples(Interpreter& in, const Value& x, Value nominal, Span span, F f) {
   if (!x.samples) return nominal;
-  const std::vector<double>& src = x.samples->v;
+  const SampleVector& src = x.samples->v;
   const std::size_t n = src.size();
   if (x.samples.use_count() == 1) {
-    std::vector<double> out = result_buffer(x);
+    SampleVector out = result_buffer(x);
     for (std::size_t i = 0; i < n; ++i) out[i] = f(out[i]);
     return in.range_result(std::move(out), std::move(nominal), span);
   }
-  std::vector<double> out(n);
+  SampleVector out(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = f(src[i]);
   return in.range_result(std::move(out), std::move(nominal), span);
 }
@@ -51,18 +50,18 @@ Value zip_samples(Interpreter& in, const Value& a, const Value& b, Value nominal
     fail(codes::internal, span, "two ranges with different numbers of samples");
   const std::size_t n = a.samples->v.size();
   if (a.samples.use_count() == 1 && a.samples != b.samples) {
-    std::vector<double> out = result_buffer(a);
+    SampleVector out = result_buffer(a);
     const double* y = b.samples->v.data();
     for (std::size_t i = 0; i < n; ++i) out[i] = f(out[i], y[i]);
     return in.range_result(std::move(out), std::move(nominal), span);
   }
   if (b.samples.use_count() == 1 && a.samples != b.samples) {
-    std::vector<double> out = result_buffer(b);
+    SampleVector out = result_buffer(b);
     const double* x = a.samples->v.data();
     for (std::size_t i = 0; i < n; ++i) out[i] = f(x[i], out[i]);
     return in.range_result(std::move(out), std::move(nominal), span);
   }
-  std::vector<double> out(n);
+  SampleVector out(n);
   const double* x = a.samples->v.data();
   const double* y = b.samples->v.data();
   for (std::size_t i = 0; i < n; ++i) out[i] = f(x[i], y[i]);

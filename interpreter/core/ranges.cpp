@@ -15,7 +15,7 @@ namespace napkin {
 
 std::size_t Interpreter::samples() const { return opts_.samples; }
 
-Value Interpreter::range_result(std::vector<double> v, Value nominal, Span span) {
+Value Interpreter::range_result(SampleVector v, Value nominal, Span span) {
   double lo = v.empty() ? 0 : v[0], hi = lo;
   bool nan = false;
   for (double x : v) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "grammar/source.hpp"
+#include "sample_buffer.hpp"
 #include "value.hpp"
 
 namespace napkin {
@@ -37,7 +38,7 @@ struct RangeSummary {
 };
 
 struct Samples {
-  std::vector<double> v;  // magnitudes in SI units
+  SampleVector v;  // magnitudes in SI units
   std::size_t counted = 0;  // what this set adds to samples_held(), given back when it is freed
 
   Samples() = default;
@@ -76,7 +77,7 @@ std::uint64_t range_seed(std::string_view file_name, std::string_view file_text,
 enum class Distribution { Normal, LogNormal, Uniform };
 // n samples of a distribution: Normal(a = mean, b = sd), LogNormal(a = μ,
 // b = σ of the logarithm), Uniform(a = low, b = high).
-std::vector<double> draw(Distribution d, double a, double b, std::size_t n, std::uint64_t seed);
+SampleVector draw(Distribution d, double a, double b, std::size_t n, std::uint64_t seed);
 
 // The standard normal's quantile function, to about 1e-9 relative.
 double normal_quantile(double p);

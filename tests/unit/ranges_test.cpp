@@ -208,7 +208,7 @@ TEST_CASE("a range of a few samples has its median and interval between its samp
     Ranges r(n);
     const Value x = r.eval("1 to 2");
     REQUIRE(x.samples);
-    std::vector<double> sorted = x.samples->v;
+    std::vector<double> sorted(x.samples->v.begin(), x.samples->v.end());
     std::sort(sorted.begin(), sorted.end());
     const auto& s = x.samples->summary();
     for (auto [q, got] : {std::pair{0.05, s.p5}, std::pair{0.5, s.p50}, std::pair{0.95, s.p95}}) {
