@@ -11,6 +11,7 @@
 #include "interpreter/output/output.hpp"
 #include "napkin/version.hpp"
 #include "commands.hpp"
+#include "heap_pages.hpp"
 
 namespace {
 
@@ -38,6 +39,7 @@ int finish(const napkin::cli::Result& r) {
 
 int main(int argc, char** argv) {
   using namespace napkin::cli;
+  heap_on_huge_page();
   CLI::App app{"napkin: back-of-the-envelope performance arithmetic for large models, with units and derivations",
                "napkin"};
   app.footer(

@@ -16,6 +16,12 @@ expect eval.digits 0 "7.36226 ms" -- "$napkin" eval --digits 6 '39.02 GB / (5.3 
 expect_match eval.bytes_plus_seconds 2 'cannot add B \(bytes\) and s \(time\)' err -- "$napkin" eval '1 GB + 1 s'
 expect_match eval.both_operands_labelled 2 '\^\^\^\^ this is B' err -- "$napkin" eval '1 GB + 1 s'
 
+# The heap's first 2 MiB on a huge page (cli/heap_pages.cpp) is a layout,
+# never a result: a run prints the same bytes with it turned off.
+ex1="$(dirname "$0")/../../examples/exercise1_size_a_model.napkin"
+small_pages=$(NAPKIN_SMALL_PAGES=1 "$napkin" run "$ex1" --steps 2>&1)
+expect run.same_with_small_pages 0 "$small_pages" -- "$napkin" run "$ex1" --steps
+
 cat >"$tmp/plan.napkin" <<'NAPKIN'
 hardware h { bw = 2 TB/s }
 scenario s {

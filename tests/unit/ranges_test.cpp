@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "interpreter/analysis/sensitivity.hpp"
@@ -252,4 +253,35 @@ TEST_CASE("`to` binds looser than arithmetic, and `solve` is a statement only as
   CHECK(laid_out.find("y  = x to 2") != std::string::npos);
   napkin::SourceFile again{"t.napkin", laid_out, ""};
   CHECK(napkin::format_source(again) == laid_out);
+}
+
+TEST_CASE("a large sample buffer is aligned to 2 MiB and holds what is written", "[ranges]") {
+  // 300,000 samples (2.4 MB) are past the 2 MiB where huge pages are asked
+  // for; 100 (800 B) are not.
+  for (const std::size_t n : {std::size_t{100}, std::size_t{300'000}}) {
+    napkin::SampleVector v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<double>(i) * 0.5;
+    if (n >= 262'144) CHECK(reinterpret_cast<std::uintptr_t>(v.data()) % (std::size_t{2} << 20) == 0);
+    CHECK(v.front() == 0);
+    CHECK(v[n / 2] == static_cast<double>(n / 2) * 0.5);
+    CHECK(v.back() == static_cast<double>(n - 1) * 0.5);
+    napkin::SampleVector copy(v.begin(), v.end());
+    CHECK(copy == v);
+  }
+}
+
+TEST_CASE("a million-sample range's arithmetic is the same in a fresh buffer and a reused one", "[ranges]") {
+  // A buffer is not cleared before it is written, and a freed one is kept
+  // for the next of its size: what a dropped result left there must never
+  // show through.
+  Ranges r(1'000'000);
+  r.load("let a = 1 to 2\nlet b = 3 to 4\n");
+  const Value fresh = r.eval("a * 2 + b");
+  (void)r.eval("a * 3 - b * 7");  // made and dropped: its buffers are free again
+  const Value reused = r.eval("a * 2 + b");
+  REQUIRE(fresh.samples);
+  REQUIRE(reused.samples);
+  REQUIRE(fresh.samples->v.size() == 1'000'000);
+  CHECK(fresh.samples->v == reused.samples->v);
+  CHECK(fresh.samples->summary().p50 == reused.samples->summary().p50);
 }
