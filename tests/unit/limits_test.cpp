@@ -2,6 +2,12 @@
 // overflow: deep brackets, long operator chains, deep records and recursion.
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
+
+#include <cstdint>
+#include <thread>
+
+#include "interpreter/core/stack_guard.hpp"
 #include "support.hpp"
 
 using napkin::test::Session;
@@ -116,4 +122,35 @@ TEST_CASE("a sum too deep is shown from its first operand's bracket", "[limits]"
   Session s;  // 257 negations put `(1) + 2` 257 levels down; its text starts at `(1)`, column 9 + 2 * 257 + 1
   CHECK_THAT(s.load_error("let x = " + repeat("- ", 257) + "((1) + 2)"),
              Catch::StartsWith("test0.napkin:1:524: error[E0700]: expression nested deeper than 256 levels"));
+}
+
+TEST_CASE("the stack left is never more than the thread has, on the main thread or another", "[limits]") {
+  // What pthread_getattr_np says (for the main thread it reads
+  // /proc/self/maps, which stack_left no longer does): stack_left may be a
+  // little less, by the arguments and environment above the main stack's
+  // start, but never more.
+  auto real_left = []() -> std::size_t {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+    void* addr = nullptr;
+    std::size_t size = 0;
+    const int got = pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    if (got != 0) return 0;
+    return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) - reinterpret_cast<std::uintptr_t>(addr);
+  };
+  // Catch's assertions are made on the main thread only. The two are read
+  // from frames a few hundred bytes apart, hence a page of slack.
+  auto measure = [&](std::size_t& left, std::size_t& real) {
+    left = napkin::stack_left();
+    real = real_left();
+  };
+  std::size_t left = 0, real = 0, thread_left = 0, thread_real = 0;
+  measure(left, real);
+  std::thread other([&] { measure(thread_left, thread_real); });
+  other.join();
+  CHECK(left <= real + 4096);
+  CHECK(left + (std::size_t{1} << 20) >= real);
+  CHECK(thread_left <= thread_real + 4096);
+  CHECK(thread_left + (std::size_t{1} << 20) >= thread_real);
 }
