@@ -227,7 +227,7 @@ void SweepColumn::spill() {
   cells.reserve(std::max(numbers_.capacity(), numbers_.size() + 1));
   for (std::size_t r = 0; r < numbers_.size(); ++r) cells.push_back(at(r));
   cells_ = std::move(cells);
-  std::vector<double>().swap(numbers_);
+  SampleVector().swap(numbers_);
   compact_ = false;
 }
 

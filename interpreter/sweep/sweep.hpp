@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/sample_buffer.hpp"
 
 namespace napkin {
 
@@ -56,7 +57,9 @@ class SweepColumn {
   void spill();
   bool compact_ = true;
   Value like_;  // kind, dimension, display and note of every cell, while compact
-  std::vector<double> numbers_;
+  // A million-point sweep's column is 8 MB: held as a range's samples are,
+  // in huge pages, never zero-filled (core/sample_buffer.hpp).
+  SampleVector numbers_;
   std::vector<SweepCell> cells_;
 };
 
