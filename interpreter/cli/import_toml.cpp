@@ -49,7 +49,7 @@ Value import_toml(Interpreter& in, const CallArgs& a) {
     if (f.provenance.empty()) continue;
     const std::size_t i = r->index().at(f.name);
     in.field(r, i, a.call->span);
-    r->state[i].value.note = std::make_shared<const std::string>("measured: " + f.provenance);
+    r->state[i].value.note = intern_note("measured: " + f.provenance);
   }
   r->name.clear();  // so `hardware mine = import_toml(...)` names it `mine`
   return v;

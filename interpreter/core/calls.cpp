@@ -152,10 +152,10 @@ Value Interpreter::eval_measure(const ast::Expr& e, Env* env) {
   Value v;
   if (r.ok) {
     v = r.value;
-    v.note = std::make_shared<const std::string>("measured: " + r.provenance);
+    v.note = intern_note("measured: " + r.provenance);
   } else if (e.fallback) {
     v = eval(*e.fallback, env);
-    v.note = std::make_shared<const std::string>("fallback: " + r.reason);
+    v.note = intern_note("fallback: " + r.reason);
   } else {
     Diagnostic d;
     d.code = codes::probe_unavailable;

@@ -52,7 +52,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
       }
       Value out = finite(v, d, e.span);
       if (e.percent) {  // written as a percentage, shown as one
-        static const auto percent = std::make_shared<const DisplayUnit>(DisplayUnit{"%", 0.01});
+        static const DisplayUnit* const percent = intern_display("%", 0.01);
         out.display = percent;
       }
       return out;
@@ -99,7 +99,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
         throw Error(std::move(d));
       }
       Value out = v;
-      out.display = std::make_shared<const DisplayUnit>(DisplayUnit{e.unit->text, u.scale});
+      out.display = intern_display(e.unit->text, u.scale);
       return out;
     }
     case K::With: {

@@ -101,9 +101,9 @@ std::string Interpreter::show(const Value& v, int digits) const {
     case Value::Kind::Quantity:
       if (v.samples) {
         const RangeSummary& r = v.samples->summary();
-        return format_range({r.p50, v.q.dim}, r.p5, r.p95, v.display.get(), units_, digits);
+        return format_range({r.p50, v.q.dim}, r.p5, r.p95, v.display, units_, digits);
       }
-      return format_quantity(v.q, v.display.get(), units_, digits);
+      return format_quantity(v.q, v.display, units_, digits);
     case Value::Kind::Bool: return v.b ? "true" : "false";
     case Value::Kind::String: return "\"" + *v.s + "\"";
     case Value::Kind::Record: return v.rec->name.empty() ? "<record>" : v.rec->name;

@@ -104,7 +104,7 @@ Value Interpreter::eval_range(const ast::Expr& e, Env* env) {
     d.help = fmt::format("write `{} to {}`", print_expr(re), print_expr(le));
     throw Error(std::move(d));
   }
-  std::shared_ptr<const DisplayUnit> display;
+  const DisplayUnit* display = nullptr;
   if (l.display && r.display && l.display->text == r.display->text) display = l.display;
   if (a == b) {
     Value out = Value::quantity(a, l.q.dim);
@@ -206,7 +206,7 @@ Value Interpreter::eval_probability(const ast::Expr& call, Env* env) {
   holds(*call.items[1], env, mask);
   std::size_t yes = 0;
   for (char m : mask) yes += m != 0;
-  static const auto percent = std::make_shared<const DisplayUnit>(DisplayUnit{"%", 0.01});
+  static const DisplayUnit* const percent = intern_display("%", 0.01);
   Value out = Value::quantity(static_cast<double>(yes) / static_cast<double>(mask.size()));
   out.display = percent;
   record_trace(call, out, nullptr, 0, nullptr);

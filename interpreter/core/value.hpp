@@ -3,6 +3,7 @@
 // arena and are referred to by pointer; a value is cheap to copy.
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dimension.hpp"
@@ -19,6 +20,12 @@ struct DisplayUnit {
   double scale = 1;
 };
 
+// Display units and notes are interned: one copy of each, kept for the
+// process's life, so a value holds a plain pointer (nothing to count when
+// it is copied) and two are the same exactly when their pointers are.
+const DisplayUnit* intern_display(std::string_view text, double scale);
+const std::string* intern_note(std::string_view note);
+
 struct Quantity {
   double v = 0;
   Dim dim;
@@ -33,9 +40,10 @@ struct Value {
   Record* rec = nullptr;
   std::shared_ptr<const std::vector<Value>> list;
   const Function* fn = nullptr;
-  std::shared_ptr<const DisplayUnit> display;
-  // How a measured value came to be: "measured: ..." or "fallback: ...".
-  std::shared_ptr<const std::string> note;
+  const DisplayUnit* display = nullptr;  // interned
+  // How a measured value came to be: "measured: ..." or "fallback: ..."
+  // (interned).
+  const std::string* note = nullptr;
   // A range (samples.hpp): the quantity's samples, one dimension `q.dim`.
   // `q.v` is then the formula evaluated at every range's median, what code
   // that knows nothing of ranges sees; what is shown is the samples' median.

@@ -39,14 +39,6 @@ SweepCell cell(Interpreter& in, Record* r, std::size_t i) {
   return c;
 }
 
-bool same_display(const std::shared_ptr<const DisplayUnit>& a, const std::shared_ptr<const DisplayUnit>& b) {
-  return a == b || (a && b && a->text == b->text && a->scale == b->scale);
-}
-
-bool same_note(const std::shared_ptr<const std::string>& a, const std::shared_ptr<const std::string>& b) {
-  return a == b || (a && b && *a == *b);
-}
-
 // What every value of a swept input shares (kind, dimension, display unit,
 // note), or nothing when they differ: the compiled program keeps only their
 // numbers.
@@ -55,7 +47,7 @@ std::optional<Value> common_kind(const std::vector<Value>& values) {
   if (first.kind != Value::Kind::Quantity && first.kind != Value::Kind::Bool) return std::nullopt;
   for (const Value& v : values)
     if (is_range(v) || v.kind != first.kind || (v.kind == Value::Kind::Quantity && v.q.dim != first.q.dim) ||
-        !same_display(v.display, first.display) || !same_note(v.note, first.note))
+        v.display != first.display || v.note != first.note)
       return std::nullopt;
   return first;
 }
@@ -219,7 +211,7 @@ bool SweepColumn::fits(const Value& v) const {
   if ((v.kind != Value::Kind::Quantity && v.kind != Value::Kind::Bool) || is_range(v)) return false;
   if (numbers_.empty()) return true;
   return v.kind == like_.kind && (v.kind != Value::Kind::Quantity || v.q.dim == like_.q.dim) &&
-         same_display(v.display, like_.display) && same_note(v.note, like_.note);
+         v.display == like_.display && v.note == like_.note;
 }
 
 void SweepColumn::spill() {

@@ -29,14 +29,6 @@ struct Operand {
   std::uint32_t reg = 0;
 };
 
-bool same_display(const std::shared_ptr<const DisplayUnit>& a, const std::shared_ptr<const DisplayUnit>& b) {
-  return a == b || (a && b && a->text == b->text && a->scale == b->scale);
-}
-
-bool same_note(const std::shared_ptr<const std::string>& a, const std::shared_ptr<const std::string>& b) {
-  return a == b || (a && b && *a == *b);
-}
-
 bool numeric(const Value& v) { return v.kind == Value::Kind::Quantity || v.kind == Value::Kind::Bool; }
 
 double number(const Value& v) { return v.kind == Value::Kind::Bool ? (v.b ? 1.0 : 0.0) : v.q.v; }
@@ -228,7 +220,7 @@ class Compiler {
         const Value& y = b.value;
         if (!numeric(x) || x.kind != y.kind) throw NotCompilable{};
         if (x.kind == Value::Kind::Quantity && x.q.dim != y.q.dim) throw NotCompilable{};
-        if (!same_display(x.display, y.display) || !same_note(x.note, y.note)) throw NotCompilable{};
+        if (x.display != y.display || x.note != y.note) throw NotCompilable{};  // interned: equal iff the same
         Value like = x.kind == Value::Kind::Bool ? Value::boolean(false) : quantity_like(x.q.dim);
         like.display = x.display;
         like.note = x.note;
@@ -239,7 +231,7 @@ class Compiler {
         const Dim d = quantity(a).q.dim;
         const UnitDef u = walk_unit(*e.unit);
         if (u.dim != d) throw NotCompilable{};
-        a.value.display = std::make_shared<const DisplayUnit>(DisplayUnit{e.unit->text, u.scale});
+        a.value.display = intern_display(e.unit->text, u.scale);
         return a;
       }
       default: throw NotCompilable{};  // lists, `with`, measure(...), ranges
@@ -363,7 +355,7 @@ class Compiler {
     if (f.name == "max" || f.name == "min") {
       const Value& first = quantity(args[0]);
       for (const auto& a : args)
-        if (quantity(a).q.dim != first.q.dim || !same_note(a.value.note, first.note)) throw NotCompilable{};
+        if (quantity(a).q.dim != first.q.dim || a.value.note != first.note) throw NotCompilable{};
       Value like = quantity_like(first.q.dim);
       like.note = first.note;  // the chosen argument's note stays, its display does not
       Operand acc = args[0];
