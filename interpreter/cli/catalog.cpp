@@ -48,14 +48,14 @@ std::optional<Spec> catalog_spec(const std::string& device_name) {
       if (it == r->index().end()) continue;
       Value name = in.field(r, it->second, Span{});
       if (name.kind != Value::Kind::String) continue;
-      const std::vector<std::string> model = words(*name.s);
+      const std::vector<std::string> model = words(name.str());
       if (model.empty() || !has(model.front())) continue;
       int score = 0;
       for (const auto& w : model) score += has(w) ? 1 : 0;
       if (score <= best_score) continue;
       Spec s;
       s.record = b->name;
-      s.name = *name.s;
+      s.name = name.str();
       for (const auto& [field, i] : r->index()) {
         try {
           Value f = in.field(r, i, Span{});

@@ -18,7 +18,7 @@ Value import_toml(Interpreter& in, const CallArgs& a) {
   // Relative to the file that asks, as `import` paths are.
   const SourceFile* from = a.call->span.file;
   const std::filesystem::path path =
-      (std::filesystem::path(from ? from->dir : "") / *arg.s).lexically_normal();
+      (std::filesystem::path(from ? from->dir : "") / arg.str()).lexically_normal();
   const std::string display = path.generic_string();
   Profile p;
   try {

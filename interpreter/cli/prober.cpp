@@ -26,7 +26,7 @@ struct State {
 bool arg_text(const Value& v, std::string& out) {
   switch (v.kind) {
     case Value::Kind::Record: out = v.rec->name; return !out.empty();
-    case Value::Kind::String: out = *v.s; return true;
+    case Value::Kind::String: out = v.str(); return true;
     case Value::Kind::Quantity:
       // Checked before the cast: a double past long long's range (1e300) is
       // undefined behaviour to convert.

@@ -33,7 +33,7 @@ void same_dims(Interpreter& in, const CallArgs& a, const char* fn) {
 Value extreme(Interpreter& in, const CallArgs& a, bool want_max) {
   // max(list) or max(a, b, ...)
   if (a.values.size() == 1 && a.values[0].kind == Value::Kind::List) {
-    const auto& items = *a.values[0].list;
+    const auto& items = a.values[0].items();
     if (items.empty()) fail(codes::bad_arguments, a.call->span, "max/min of an empty list");
     CallArgs flat;
     flat.call = a.call;
@@ -125,7 +125,7 @@ void register_builtins(Interpreter& in) {
   add("exp", 1, 1, "exp(x)", [](Interpreter& i, const CallArgs& a) { return dimensionless(i, a, "exp", [](double x) { return std::exp(x); }); });
   add("sum", 1, 1, "sum(list)", [](Interpreter& i, const CallArgs& a) {
     if (a.values[0].kind != Value::Kind::List) i.type_error(a.values[0], a.nodes[0], "a list");
-    const auto& items = *a.values[0].list;
+    const auto& items = a.values[0].items();
     if (items.empty()) return Value::quantity(0);
     CallArgs flat;
     flat.call = a.call;
@@ -146,7 +146,7 @@ void register_builtins(Interpreter& in) {
   });
   add("len", 1, 1, "len(list)", [](Interpreter& i, const CallArgs& a) {
     if (a.values[0].kind != Value::Kind::List) i.type_error(a.values[0], a.nodes[0], "a list");
-    return Value::quantity(static_cast<double>(a.values[0].list->size()));
+    return Value::quantity(static_cast<double>(a.values[0].items().size()));
   });
 }
 

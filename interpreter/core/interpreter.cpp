@@ -105,11 +105,11 @@ std::string Interpreter::show(const Value& v, int digits) const {
       }
       return format_quantity(v.q, v.display, units_, digits);
     case Value::Kind::Bool: return v.b ? "true" : "false";
-    case Value::Kind::String: return "\"" + *v.s + "\"";
+    case Value::Kind::String: return "\"" + v.str() + "\"";
     case Value::Kind::Record: return v.rec->name.empty() ? "<record>" : v.rec->name;
     case Value::Kind::List: {
       std::string t = "[";
-      for (std::size_t i = 0; i < v.list->size(); ++i) t += (i ? ", " : "") + show((*v.list)[i], digits);
+      for (std::size_t i = 0; i < v.items().size(); ++i) t += (i ? ", " : "") + show((v.items())[i], digits);
       return t + "]";
     }
     case Value::Kind::Function: return v.fn->signature.empty() ? "<fn " + v.fn->name + ">" : "fn " + v.fn->signature;

@@ -65,7 +65,7 @@ Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
       else if (l.kind == Value::Kind::Bool)
         same = l.b == r.b;
       else if (l.kind == Value::Kind::String)
-        same = *l.s == *r.s;
+        same = l.str() == r.str();
       else if (l.kind == Value::Kind::Record)
         same = l.rec == r.rec;
       else

@@ -74,3 +74,4 @@ const std::string* intern_note(std::string_view note) {
 }
 
 }  // namespace napkin
+static_assert(sizeof(napkin::Value) <= 96, "a value is at most 96 bytes: see value.hpp");

@@ -1,6 +1,7 @@
 #pragma once
 // Runtime values. Records, lists and functions live in the interpreter's
 // arena and are referred to by pointer; a value is cheap to copy.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,23 +32,34 @@ struct Quantity {
   Dim dim;
 };
 
+struct Value;
+
+// A string's text or a list's items: what a copy of such a value shares.
+struct ValueData;
+
+// 96 bytes. A plain number's copy touches no reference count: its display
+// unit and note are interned pointers, and the two counted parts (a
+// string's or list's data, a range's samples) are empty.
 struct Value {
-  enum class Kind { Quantity, Bool, String, Record, List, Function };
+  enum class Kind : std::uint8_t { Quantity, Bool, String, Record, List, Function };
   Kind kind = Kind::Quantity;
-  Quantity q;
   bool b = false;
-  std::shared_ptr<const std::string> s;
+  Quantity q;
   Record* rec = nullptr;
-  std::shared_ptr<const std::vector<Value>> list;
   const Function* fn = nullptr;
   const DisplayUnit* display = nullptr;  // interned
   // How a measured value came to be: "measured: ..." or "fallback: ..."
   // (interned).
   const std::string* note = nullptr;
+  std::shared_ptr<const ValueData> data;  // kind String or List
   // A range (samples.hpp): the quantity's samples, one dimension `q.dim`.
   // `q.v` is then the formula evaluated at every range's median, what code
   // that knows nothing of ranges sees; what is shown is the samples' median.
   std::shared_ptr<const Samples> samples;
+
+  // The text of a String, the items of a List; `kind` must be that kind.
+  const std::string& str() const;
+  const std::vector<Value>& items() const;
 
   static Value quantity(double v, Dim d = {}) {
     Value x;
@@ -60,24 +72,14 @@ struct Value {
     x.b = b;
     return x;
   }
-  static Value string(std::string s) {
-    Value x;
-    x.kind = Kind::String;
-    x.s = std::make_shared<const std::string>(std::move(s));
-    return x;
-  }
+  static Value string(std::string s);
   static Value record(Record* r) {
     Value x;
     x.kind = Kind::Record;
     x.rec = r;
     return x;
   }
-  static Value make_list(std::vector<Value> items) {
-    Value x;
-    x.kind = Kind::List;
-    x.list = std::make_shared<const std::vector<Value>>(std::move(items));
-    return x;
-  }
+  static Value make_list(std::vector<Value> items);
   static Value function(const Function* f) {
     Value x;
     x.kind = Kind::Function;
@@ -85,6 +87,28 @@ struct Value {
     return x;
   }
 };
+
+struct ValueData {
+  std::string text;
+  std::vector<Value> items;
+};
+
+inline const std::string& Value::str() const { return data->text; }
+inline const std::vector<Value>& Value::items() const { return data->items; }
+
+inline Value Value::string(std::string s) {
+  Value x;
+  x.kind = Kind::String;
+  x.data = std::make_shared<const ValueData>(ValueData{std::move(s), {}});
+  return x;
+}
+
+inline Value Value::make_list(std::vector<Value> items) {
+  Value x;
+  x.kind = Kind::List;
+  x.data = std::make_shared<const ValueData>(ValueData{{}, std::move(items)});
+  return x;
+}
 
 const char* kind_name(Value::Kind k);
 std::string describe_kind(const Value& v);  // "a number", "a record", ...: for messages

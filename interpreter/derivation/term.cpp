@@ -465,11 +465,11 @@ Term value_term(const Interpreter& in, const Value& v, int digits) {
     }
     case Value::Kind::String:
       t.kind = K::String;
-      t.text = *v.s;
+      t.text = v.str();
       return t;
     case Value::Kind::List:
       t.kind = K::List;
-      for (const auto& x : *v.list) t.items.push_back(value_term(in, x, digits));
+      for (const auto& x : v.items()) t.items.push_back(value_term(in, x, digits));
       return t;
     default:
       t.kind = K::Name;

@@ -64,7 +64,7 @@ std::string report_json(const Interpreter& in, const Report& r) {
             v["unit"] = in.units().format(f.value.q.dim);
             break;
           case Value::Kind::Bool: v["value"] = f.value.b; break;
-          case Value::Kind::String: v["value"] = *f.value.s; break;
+          case Value::Kind::String: v["value"] = f.value.str(); break;
           default: v["value"] = in.show(f.value); break;
         }
         v["display"] = text(f.derivation.result);
@@ -123,7 +123,7 @@ std::string sweeps_json_at(const Interpreter& in, const std::vector<SweepResult>
         } else if (cell.value.kind == Value::Kind::Bool) {
           c["value"] = cell.value.b;
         } else if (cell.value.kind == Value::Kind::String) {
-          c["value"] = *cell.value.s;
+          c["value"] = cell.value.str();
         } else {
           c["value"] = in.show(cell.value);
         }

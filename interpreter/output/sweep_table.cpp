@@ -19,7 +19,7 @@ std::size_t width(std::string_view s) {
 
 std::string shown(const Interpreter& in, const SweepCell& c) {
   if (!c.ok) return "needs " + c.needs;
-  if (c.value.kind == Value::Kind::String) return *c.value.s;  // a table cell needs no quotes
+  if (c.value.kind == Value::Kind::String) return c.value.str();  // a table cell needs no quotes
   return in.show(c.value);
 }
 
@@ -177,7 +177,7 @@ std::string sweep_csv(const Interpreter& in, const SweepResult& s) {
       if (!c.ok)
         t.clear();
       else if (c.value.kind == Value::Kind::String)
-        t = *c.value.s;
+        t = c.value.str();
       else
         t = in.show(c.value);
       if (t.find_first_of(",\"\n") != std::string::npos) {

@@ -59,7 +59,7 @@ std::vector<Point> operations(const Interpreter& in, const Report& r) {
         std::string at;
         for (std::size_t i = 0; i < sw.inputs.size(); ++i) {
           const SweepCell x = sw.cell(row, i);
-          at += fmt::format("{}{} = {}", i ? ", " : "", sw.inputs[i], x.value.kind == Value::Kind::String ? *x.value.s : in.show(x.value));
+          at += fmt::format("{}{} = {}", i ? ", " : "", sw.inputs[i], x.value.kind == Value::Kind::String ? x.value.str() : in.show(x.value));
         }
         out.push_back({fmt::format("{} ({})", field, at), cell.value.q.v});
       }
@@ -177,7 +177,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
     attained.push_back(roof_at(p.intensity));
     const Value bound =
         roofline(in, names::intensity_bound_fn, {Value::quantity(p.intensity, flop_per_byte()), peak_v, bw_v});
-    memory_bound.push_back(bound.kind == Value::Kind::String && *bound.s == "memory");
+    memory_bound.push_back(bound.kind == Value::Kind::String && bound.str() == "memory");
   }
 
   double imin = ridge, imax = ridge;

@@ -70,7 +70,7 @@ bool numeric(const Rows& rows, std::size_t col) {
 
 std::string text_of(const Interpreter& in, const SweepCell& c) {
   if (!c.ok) return "needs " + c.needs;
-  return c.value.kind == Value::Kind::String ? *c.value.s : in.show(c.value);
+  return c.value.kind == Value::Kind::String ? c.value.str() : in.show(c.value);
 }
 
 svg::Axis make_axis(const std::vector<double>& values, double from, double to, bool& log, std::vector<double>& ticks) {

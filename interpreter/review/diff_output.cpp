@@ -128,7 +128,7 @@ std::string diff_json(const Diff& d) {
         j["unit"] = s.si_unit;
         break;
       case Value::Kind::Bool: j["value"] = s.value.b; break;
-      case Value::Kind::String: j["value"] = *s.value.s; break;
+      case Value::Kind::String: j["value"] = s.value.str(); break;
       default: break;
     }
     return j;

@@ -294,10 +294,10 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& st, bool compile) {
     out.inputs.push_back(v.name);
     s.var_slots.push_back(field_index(s.base, v.name, v.span, "sweep"));
     Value list = in.eval_in(m, *v.values);
-    if (list.list->empty()) fail(codes::size_limit, v.values->span, "a sweep needs at least one value");
-    s.var_values.push_back(*list.list);
-    s.points.sizes.push_back(list.list->size());
-    s.points.count *= list.list->size();
+    if (list.items().empty()) fail(codes::size_limit, v.values->span, "a sweep needs at least one value");
+    s.var_values.push_back(list.items());
+    s.points.sizes.push_back(list.items().size());
+    s.points.count *= list.items().size();
   }
   if (s.points.count > kMaxSweepPoints)
     fail(codes::size_limit, st.span,

@@ -283,7 +283,7 @@ class Compiler {
       if (!l.constant || !r.constant) throw NotCompilable{};
       bool same;
       if (a.kind == Value::Kind::String)
-        same = *a.s == *b.s;
+        same = a.str() == b.str();
       else if (a.kind == Value::Kind::Record)
         same = a.rec == b.rec;
       else

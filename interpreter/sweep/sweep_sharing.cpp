@@ -64,9 +64,8 @@ bool reaches_no_point(const Value& v, std::size_t first_new) {
   switch (v.kind) {
     case Value::Kind::Record: return v.rec == nullptr || v.rec->serial < first_new;
     case Value::Kind::List:
-      if (v.list)
-        for (const Value& item : *v.list)
-          if (!reaches_no_point(item, first_new)) return false;
+      for (const Value& item : v.items())
+        if (!reaches_no_point(item, first_new)) return false;
       return true;
     default: return true;
   }

@@ -336,7 +336,7 @@ scenario decode {
   CHECK(bw.note->find("measured: gpu.copy_bandwidth on NVIDIA H200; STREAM copy (c = a); median of 25") == 0);
   CHECK(field_of(in, m, "mine", "peak_bf16").q.v == 7.9e14);
   CHECK(field_of(in, m, "mine", "memory_capacity").q.v == 141e9);
-  CHECK(*field_of(in, m, "mine", "name").s == "NVIDIA H200 (measured)");
+  CHECK(field_of(in, m, "mine", "name").str() == "NVIDIA H200 (measured)");
   CHECK(field_of(in, m, "mine", "ridge_point").q.v == Approx(7.9e14 / copy.value));  // std/hardware's formula
   CHECK(field_of(in, m, "decode", "time").q.v == Approx(16e9 / copy.value));
 
