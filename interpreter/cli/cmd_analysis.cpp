@@ -45,16 +45,17 @@ SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps) {
     spec.at = st.span;
     try {
       SolveResult r = solve(in, m, spec);
-      out.text += "\n" + (steps ? solve_text(in, r, 1) : solve_brief_text(in, r));
-      std::string j = solve_json(in, r, steps ? 1 : 0);
-      while (!j.empty() && j.back() == '\n') j.pop_back();
-      std::string indented;
-      for (char ch : j) indented += ch == '\n' ? std::string("\n    ") : std::string(1, ch);
-      out.json += (out.json.empty() ? "    " : ",\n    ") + indented;
+      const std::string brief = solve_brief_text(in, r);
+      out.text += "\n" + (steps ? solve_text(in, r, 1) : brief);
+      out.brief.push_back(brief);
+      out.json.push_back(solve_json(in, r, steps ? 1 : 0));
     } catch (const Error& e) {
       ++out.errors;
       out.err += render(e.diagnostic());
-      out.text += fmt::format("\n{}\n  error[{}]: {}\n", st.span.text(), e.diagnostic().code, e.diagnostic().message);
+      const std::string failed =
+          fmt::format("{}\n  error[{}]: {}\n", st.span.text(), e.diagnostic().code, e.diagnostic().message);
+      out.text += "\n" + failed;
+      out.brief.push_back(failed);
     }
   }
   return out;

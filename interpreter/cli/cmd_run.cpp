@@ -15,8 +15,10 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     Report r = build_report(in, m, a.all, /*keep_going=*/true, derivations);
     if (!a.all) keep_own_fields(r);
     Result res;
-    if (a.format == "json") res.out = report_json(in, r);
-    else if (a.format == "toml") res.out = report_toml(in, r);
+    // JSON and TOML: one document, to which the solves are added below.
+    std::string document;
+    if (a.format == "json") document = report_json(in, r);
+    else if (a.format == "toml") document = report_toml_json(in, r);
     else if (a.format == "markdown") res.out = report_markdown(in, r);
     else if (a.format == "latex") res.out = report_latex(in, r);
     else res.out = report_text(in, r, TextOptions{a.steps});
@@ -28,21 +30,18 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     // place, on stderr.
     for (const auto& d : r.errors) res.err += render(d);
     if (!r.errors.empty()) res.code = 2;
-    // `solve` statements: after everything else, in text and JSON.
+    // `solve` statements: after everything else, in every format.
     const SolveStatements solves = run_solve_statements(in, m, a.steps);
     if (solves.count > 0) {
-      if (a.format == "text") {
-        res.out += solves.text;
-      } else if (a.format == "markdown") {
-        res.out += "\n## solve\n\n```" + solves.text + "```\n";
-      } else if (a.format == "json" && !solves.json.empty()) {
-        const std::size_t close = res.out.rfind('}');
-        if (close != std::string::npos)
-          res.out = res.out.substr(0, close) + ",\n  \"solves\": [\n" + solves.json + "\n  ]\n}\n";
-      }
+      if (a.format == "text") res.out += solves.text;
+      else if (a.format == "markdown") res.out += "\n## solve\n\n```" + solves.text + "```\n";
+      else if (a.format == "latex") res.out = with_latex_section(res.out, solves_latex(solves.brief));
+      else if (!solves.json.empty()) document = with_json_array(document, "solves", solves.json);
       res.err += solves.err;
       if (solves.errors) res.code = 2;
     }
+    if (a.format == "json") res.out = std::move(document);
+    else if (a.format == "toml") res.out = toml_from_json(document);
     return res;
   });
 }

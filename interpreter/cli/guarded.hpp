@@ -26,10 +26,12 @@ inline Options options(const Common& c) {
 }
 
 // The file's `solve` statements, run after its records (cmd_analysis.cpp):
-// what each found, as text (with derivations when `steps`) and as a JSON
-// array, and the errors of those that found nothing.
+// what each found, as text (with derivations when `steps`), each as a JSON
+// document and as brief text (for LaTeX), and the errors of those that
+// found nothing.
 struct SolveStatements {
-  std::string text, json, err;
+  std::string text, err;
+  std::vector<std::string> json, brief;
   int count = 0, errors = 0;
 };
 SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps);

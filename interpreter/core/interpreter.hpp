@@ -328,6 +328,10 @@ class Interpreter {
   bool std_index_built_ = false;
   [[noreturn]] void cycle_error(const std::string& label, Span span);
   [[noreturn]] void exponent_error(const ast::Expr& e, const Value& l, const Value& r);
+  // Two operands that must share a dimension and do not: `message` and
+  // `help` with both operands labelled, each with its dimension and value.
+  [[noreturn]] void dimension_mismatch(Code code, std::string message, std::string help, const ast::Expr& le,
+                                       const Value& l, const ast::Expr& re, const Value& r);
 
  public:
   // Used by builtins.

@@ -41,6 +41,17 @@ void Interpreter::exponent_error(const ast::Expr& e, const Value& l, const Value
   throw Error(std::move(d));
 }
 
+void Interpreter::dimension_mismatch(Code code, std::string message, std::string help, const ast::Expr& le,
+                                     const Value& l, const ast::Expr& re, const Value& r) {
+  Diagnostic d;
+  d.code = code;
+  d.message = std::move(message);
+  d.labels.push_back({le.span, fmt::format("this is {} ({})", dim_name(l.q.dim), show(l)), true});
+  d.labels.push_back({re.span, fmt::format("this is {} ({})", dim_name(r.q.dim), show(r)), false});
+  d.help = std::move(help);
+  throw Error(std::move(d));
+}
+
 Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
   using B = ast::BinOp;
   const ast::Expr& le = *e.items[0];
@@ -86,17 +97,14 @@ Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
   const Quantity& a = expect_quantity(l, &le, what);
   const Quantity& b = expect_quantity(r, &re, what);
   if ((e.op == B::Add || e.op == B::Sub || comparison) && a.dim != b.dim) {
-    Diagnostic d;
-    d.code = comparison ? codes::compare_mismatch : codes::add_mismatch;
     const std::string da = dim_name(a.dim), db = dim_name(b.dim);
-    d.message = comparison ? fmt::format("cannot compare {} with {}", da, db)
-                : e.op == B::Add ? fmt::format("cannot add {} and {}", da, db)
-                                 : fmt::format("cannot subtract {} from {}", db, da);
-    d.labels.push_back({le.span, fmt::format("this is {} ({})", da, show(l)), true});
-    d.labels.push_back({re.span, fmt::format("this is {} ({})", db, show(r)), false});
-    d.help = comparison ? "both sides of a comparison must have the same dimension"
-                        : fmt::format("both sides of `{}` must have the same dimension", ast::op_text(e.op));
-    throw Error(std::move(d));
+    dimension_mismatch(comparison ? codes::compare_mismatch : codes::add_mismatch,
+                       comparison         ? fmt::format("cannot compare {} with {}", da, db)
+                       : e.op == B::Add ? fmt::format("cannot add {} and {}", da, db)
+                                        : fmt::format("cannot subtract {} from {}", db, da),
+                       comparison ? "both sides of a comparison must have the same dimension"
+                                  : fmt::format("both sides of `{}` must have the same dimension", ast::op_text(e.op)),
+                       le, l, re, r);
   }
   if ((e.op == B::Mul || e.op == B::Div) && !a.dim.product_in_range(b.dim, e.op == B::Mul ? 1 : -1))
     exponent_error(e, l, r);

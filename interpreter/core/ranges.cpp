@@ -84,16 +84,11 @@ Value Interpreter::eval_range(const ast::Expr& e, Env* env) {
       fail(codes::bad_range, node->span, fmt::format("the ends of a range must be numbers, but this is a range ({})", show(*v)),
            "write the range from two numbers; a range of ranges has no single 90% interval");
   }
-  if (l.q.dim != r.q.dim) {
-    Diagnostic d;
-    d.code = codes::range_mismatch;
-    const std::string da = dim_name(l.q.dim), db = dim_name(r.q.dim);
-    d.message = fmt::format("the ends of a range must have one dimension, but these are {} and {}", da, db);
-    d.labels.push_back({le.span, fmt::format("this is {} ({})", da, show(l)), true});
-    d.labels.push_back({re.span, fmt::format("this is {} ({})", db, show(r)), false});
-    d.help = "write both ends with units of one dimension, e.g. `80 GB to 90 GB`";
-    throw Error(std::move(d));
-  }
+  if (l.q.dim != r.q.dim)
+    dimension_mismatch(codes::range_mismatch,
+                       fmt::format("the ends of a range must have one dimension, but these are {} and {}",
+                                   dim_name(l.q.dim), dim_name(r.q.dim)),
+                       "write both ends with units of one dimension, e.g. `80 GB to 90 GB`", le, l, re, r);
   const double a = l.q.v, b = r.q.v;
   if (a > b) {
     Diagnostic d;
@@ -182,16 +177,10 @@ void Interpreter::holds(const ast::Expr& e, Env* env, std::vector<char>& mask) {
   Value r = eval(re, env);
   expect_quantity(l, &le, "a number to compare");
   expect_quantity(r, &re, "a number to compare");
-  if (l.q.dim != r.q.dim) {
-    Diagnostic d;
-    d.code = codes::compare_mismatch;
-    const std::string da = dim_name(l.q.dim), db = dim_name(r.q.dim);
-    d.message = fmt::format("cannot compare {} with {}", da, db);
-    d.labels.push_back({le.span, fmt::format("this is {} ({})", da, show(l)), true});
-    d.labels.push_back({re.span, fmt::format("this is {} ({})", db, show(r)), false});
-    d.help = "both sides of a comparison must have the same dimension";
-    throw Error(std::move(d));
-  }
+  if (l.q.dim != r.q.dim)
+    dimension_mismatch(codes::compare_mismatch,
+                       fmt::format("cannot compare {} with {}", dim_name(l.q.dim), dim_name(r.q.dim)),
+                       "both sides of a comparison must have the same dimension", le, l, re, r);
   const double* a = l.samples ? l.samples->v.data() : nullptr;
   const double* b = r.samples ? r.samples->v.data() : nullptr;
   if ((a && l.samples->v.size() != n) || (b && r.samples->v.size() != n))

@@ -89,6 +89,18 @@ std::string report_json(const Interpreter& in, const Report& r) {
   return out + ",\n  \"checks\": " + nested(checks, 1) + "\n}\n";
 }
 
+std::string with_json_array(const std::string& json_text, const std::string& key, const std::vector<std::string>& items) {
+  // report_json's documents end "\n}\n"; the array goes before that brace,
+  // as dump(2) would lay it out, without reading the document back (its
+  // sweeps may be a hundred thousand rows).
+  const std::size_t close = json_text.rfind("\n}");
+  if (close == std::string::npos) return json_text;
+  std::string out = json_text.substr(0, close) + ",\n  " + nlohmann::ordered_json(key).dump() + ": [";
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i ? ",\n    " : "\n    ") + nested(nlohmann::ordered_json::parse(items[i]), 2);
+  return out + (items.empty() ? "]" : "\n  ]") + "\n}\n";
+}
+
 std::string sweeps_json_at(const Interpreter& in, const std::vector<SweepResult>& sweeps, int depth) {
   using json = nlohmann::ordered_json;
   if (sweeps.empty()) return "[]";

@@ -210,6 +210,39 @@ std::string report_latex(const Interpreter& in, const Report& r) {
   return document(body);
 }
 
+std::string solves_latex(const std::vector<std::string>& brief) {
+  // Each solve's first line is its statement, in the typewriter face it is
+  // written in; each line after it, what it found, keeps its own line, and
+  // an indented one is indented.
+  std::string out = "\\section*{solve}\n\\begin{itemize}\n";
+  for (const auto& text : brief) {
+    std::vector<std::string> lines;
+    std::size_t at = 0;
+    while (at < text.size()) {
+      const std::size_t end = std::min(text.find('\n', at), text.size());
+      if (end > at) lines.push_back(text.substr(at, end - at));
+      at = end + 1;
+    }
+    if (lines.empty()) continue;
+    out += "\\item \\texttt{" + latex_text(lines[0]) + "}";
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      std::size_t lead = 0;
+      while (lead < lines[i].size() && lines[i][lead] == ' ') ++lead;
+      out += "\\\\\n";
+      for (std::size_t q = 0; q < lead / 2; ++q) out += "\\quad ";
+      out += latex_text(lines[i].substr(lead));
+    }
+    out += "\n";
+  }
+  return out + "\\end{itemize}\n";
+}
+
+std::string with_latex_section(const std::string& document, const std::string& section) {
+  const std::size_t end = document.rfind("\\end{document}");
+  if (end == std::string::npos) return document + section;
+  return document.substr(0, end) + section + "\n" + document.substr(end);
+}
+
 std::string explain_latex(const ExplainNode& root, bool flat) {
   std::vector<Item> items;
   if (flat) {

@@ -30,6 +30,17 @@ void limit_sweep_points(const SweepResult& s, std::size_t limit, const char* for
 std::string report_markdown(const Interpreter& in, const Report& r);
 std::string report_latex(const Interpreter& in, const Report& r);
 std::string report_toml(const Interpreter& in, const Report& r);
+// The JSON that report_toml writes as TOML (its sweeps held to TOML's limit),
+// and the conversion: for a caller that adds to the document first.
+std::string report_toml_json(const Interpreter& in, const Report& r);
+std::string toml_from_json(const std::string& json_text);
+// `json_text` (an object) with `items` (each a JSON document) as the array
+// `key` at its end, laid out as report_json lays out its own.
+std::string with_json_array(const std::string& json_text, const std::string& key, const std::vector<std::string>& items);
+// The `solve` statements of `napkin run` as a LaTeX section, from each
+// one's brief text; and `document` with a section added before its end.
+std::string solves_latex(const std::vector<std::string>& brief);
+std::string with_latex_section(const std::string& document, const std::string& section);
 // With `flat`, the root alone: its formula, the formula inlined to literals
 // and inputs (ExplainNode::flat), and the result.
 std::string explain_markdown(const ExplainNode& root, bool flat = false);

@@ -41,19 +41,21 @@ toml::table to_table(const json& j) {
   return t;
 }
 
-std::string toml_text(const std::string& json_text) {
+}  // namespace
+
+std::string toml_from_json(const std::string& json_text) {
   std::ostringstream out;
   out << toml::toml_formatter{to_table(json::parse(json_text))} << "\n";
   return out.str();
 }
 
-}  // namespace
-
-std::string report_toml(const Interpreter& in, const Report& r) {
+std::string report_toml_json(const Interpreter& in, const Report& r) {
   for (const auto& sw : r.sweeps) limit_sweep_points(sw, kMaxTomlSweepPoints, "TOML");
-  return toml_text(report_json(in, r));
+  return report_json(in, r);
 }
 
-std::string explain_toml(const ExplainNode& root) { return toml_text(explain_json(root)); }
+std::string report_toml(const Interpreter& in, const Report& r) { return toml_from_json(report_toml_json(in, r)); }
+
+std::string explain_toml(const ExplainNode& root) { return toml_from_json(explain_json(root)); }
 
 }  // namespace napkin

@@ -63,5 +63,18 @@ expect_match stmt.check 0 '^7 passed, 0 failed$' out -- "$napkin" check "$ex"
 expect_match stmt.check.none 2 'error\[E0503\]: no solution in \[300, 400\]' err -- "$napkin" check tests/errors/solve_no_solution.napkin
 expect_match stmt.markdown 0 '^## solve$' out -- "$napkin" run "$ex" --format markdown
 expect_in stmt.markdown.max "$tmp/out" '^  decode\.batch = 185$'
+# TOML and LaTeX carry them too (they were left out before).
+expect_match stmt.toml 0 '^\[\[solves\]\]$' out -- "$napkin" run "$ex" --format toml
+expect_in stmt.toml.goal "$tmp/out" "^goal = 'max'$"
+expect_in stmt.toml.second "$tmp/out" "^condition = 'p5\(tokens_per_s\) >= 5000 token/s'$"
+"$napkin" run "$ex" --format toml | python3 -c 'import sys, tomllib; d = tomllib.loads(sys.stdin.read()); assert [s["solution"]["si"] for s in d["solves"]] == [185, 88], d["solves"]' \
+  && passes=$((passes + 1)) || { echo "FAIL stmt.toml.parse"; failures=$((failures + 1)); }
+expect_match stmt.latex 0 '^\\section\*\{solve\}$' out -- "$napkin" run "$ex" --format latex
+expect_in stmt.latex.statement "$tmp/out" '^\\item \\texttt\{solve decode for batch max where fits\}\\\\$'
+expect_in stmt.latex.found "$tmp/out" '^\\quad decode\.batch = 185\\\\$'
+expect_in stmt.latex.beyond "$tmp/out" '^\\quad \\quad batch = 186: fits is false$'
+expect_order stmt.latex.before_end "$tmp/out" 'section\*\{solve\}' 'end\{document\}'
+cp "$tmp/out" "$tmp/solve.tex"
+expect_match stmt.latex.compiles 0 '^ok ' out -- "$(dirname "$0")/../golden/formats/pdflatex.sh" "$tmp/solve.tex"
 
 finish
