@@ -227,4 +227,14 @@ struct Record {
   }
 };
 
+// A point's record (a sweep's, or one a solve tried) can give back the
+// memory of its fields (Interpreter::retire) once what it shares has been
+// taken, if nothing can reach it any more. Only a record made while the
+// point was evaluated can: its fields may look names up in the point's
+// scope. A value reaches no point when it is a quantity, a boolean, a
+// string, a function, a record made before the point (serial below
+// `first_new`), or a list of such values.
+bool reaches_no_point(const Value& v, std::size_t first_new);
+bool retirable(const Record& point, std::size_t first_new);
+
 }  // namespace napkin

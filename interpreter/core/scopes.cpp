@@ -169,6 +169,23 @@ Record* Interpreter::derive(Record* base, const std::vector<ast::FieldDecl>& fie
   return r;
 }
 
+bool reaches_no_point(const Value& v, std::size_t first_new) {
+  switch (v.kind) {
+    case Value::Kind::Record: return v.rec == nullptr || v.rec->serial < first_new;
+    case Value::Kind::List:
+      for (const Value& item : v.items())
+        if (!reaches_no_point(item, first_new)) return false;
+      return true;
+    default: return true;
+  }
+}
+
+bool retirable(const Record& point, std::size_t first_new) {
+  for (const FieldState& st : point.state)
+    if (st.status == FieldState::Status::Done && !reaches_no_point(st.value, first_new)) return false;
+  return true;
+}
+
 void Interpreter::retire(Record& r) {
   fields_held_ -= std::min(fields_held_, r.slots().size());
   std::vector<FieldState>().swap(r.state);

@@ -60,23 +60,4 @@ void share_independent_fields(Record& to, const Record& from, const std::vector<
   }
 }
 
-bool reaches_no_point(const Value& v, std::size_t first_new) {
-  switch (v.kind) {
-    case Value::Kind::Record: return v.rec == nullptr || v.rec->serial < first_new;
-    case Value::Kind::List:
-      for (const Value& item : v.items())
-        if (!reaches_no_point(item, first_new)) return false;
-      return true;
-    default: return true;
-  }
-}
-
-bool retirable(const Record& point, std::size_t first_new) {
-  for (const FieldState& st : point.state)
-    if (st.status == FieldState::Status::Done && !reaches_no_point(st.value, first_new)) return false;
-  return true;
-}
-
-void retire(Record& point) { std::vector<FieldState>().swap(point.state); }
-
 }  // namespace napkin

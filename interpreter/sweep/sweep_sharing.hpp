@@ -23,17 +23,4 @@ std::vector<std::size_t> independent_fields(const std::vector<bool>& dependent);
 // Both are points of one sweep: records with one field table.
 void share_independent_fields(Record& to, const Record& from, const std::vector<std::size_t>& independent);
 
-// A point's record can give back the memory of its fields once the next
-// point has taken what it shares, if nothing can reach the point any more.
-// Only a record made while the point was evaluated can: its fields may look
-// names up in the point's scope. A value reaches no point when it is a
-// quantity, a boolean, a string, a function, a record made before the point
-// (serial below `first_new`), or a list of such values.
-bool reaches_no_point(const Value& v, std::size_t first_new);
-bool retirable(const Record& point, std::size_t first_new);
-
-// Frees a point's fields. The record itself stays (others may hold its
-// address), but no field of it may be asked for again.
-void retire(Record& point);
-
 }  // namespace napkin

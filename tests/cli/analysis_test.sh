@@ -58,6 +58,10 @@ expect_match stmt.json 0 '"solves": \[' out -- "$napkin" run "$ex" --format json
 expect_in stmt.json.valid "$tmp/out" '"goal": "max"'
 "$napkin" run "$ex" --format json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["solves"][0]["solution"]["si"] == 185' \
   && passes=$((passes + 1)) || { echo "FAIL stmt.json.parse"; failures=$((failures + 1)); }
+# A million samples a range: the points a solve tries and leaves give their
+# ranges back, so the search stays under the 40,000,000 samples held at once.
+expect_match stmt.million_samples 0 '^  decode\.batch = 88$' out -- "$napkin" run "$ex" --samples 1000000
+expect_in stmt.million_samples.max "$tmp/out" '^  decode\.batch = 185$'
 expect_status stmt.fmt 0 -- "$napkin" fmt --check "$ex"
 expect_match stmt.check 0 '^7 passed, 0 failed$' out -- "$napkin" check "$ex"
 expect_match stmt.check.none 2 'error\[E0503\]: no solution in \[300, 400\]' err -- "$napkin" check tests/errors/solve_no_solution.napkin
