@@ -110,7 +110,13 @@ Value roofline(Interpreter& in, const char* fn, std::vector<Value> args) {
 
 struct Box {
   double x0, y0, x1, y1;
-  bool hits(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+  // Boxes that overlap by less than half a pixel do not hit: a label's box
+  // is made to end where its point's begins, and neither a rounding error
+  // nor a second point a hundredth of a pixel away may push it aside.
+  bool hits(const Box& o) const {
+    constexpr double e = 0.5;
+    return x0 < o.x1 - e && o.x0 < x1 - e && y0 < o.y1 - e && o.y0 < y1 - e;
+  }
 };
 
 // Where a line of text at (x, y), turned by `angle` degrees, lies: small
@@ -301,7 +307,19 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
     const std::string& col = memory_bound[i] ? memory_color : compute_color;
     c.circle(at[i].first, at[i].second, 5.5, fmt::format("fill=\"{}\" stroke=\"white\" stroke-width=\"1.5\"", col));
   }
-  for (std::size_t i = 0; i < points.size(); ++i) place_label(c, at[i].first, at[i].second, std::to_string(i + 1), taken);
+  // Points drawn on the same spot share one label, "1, 3": two numbers on
+  // either side of one dot say neither that there are two nor which is which.
+  std::vector<bool> labelled(points.size(), false);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (labelled[i]) continue;
+    std::string text = std::to_string(i + 1);
+    for (std::size_t j = i + 1; j < points.size(); ++j)
+      if (!labelled[j] && std::hypot(at[j].first - at[i].first, at[j].second - at[i].second) < 1.0) {
+        text += ", " + std::to_string(j + 1);
+        labelled[j] = true;
+      }
+    place_label(c, at[i].first, at[i].second, text, taken);
+  }
 
   // Legend.
   const double lx = plot_r + 36;

@@ -12,6 +12,10 @@ expect_match roofline.gpu_of_the_file 0 'Roofline: mi300x' out -- "$napkin" plot
 expect_match roofline.every_intensity 0 'regime.intensity_full_prompt' out -- "$napkin" plot roofline "$exercise"
 expect_match roofline.sweep_rows 0 'decode.intensity \(batch = 256\)' out -- "$napkin" plot roofline "$sweep"
 expect_match roofline.ridge_not_a_point 0 '>3</text>' out -- "$napkin" plot roofline "$exercise"
+# Exercise 1's points 1 and 3 (0.9997 and 1 FLOP/B) are drawn on one spot:
+# one label, "1, 3", on the first side tried (right of the dot, below it),
+# not two numbers on either side of it with one across the roof line.
+expect_match roofline.same_spot_one_label 0 '<text x="193\.2" y="400\.9" text-anchor="start" font-size="11" font-weight="bold" fill="#222">1, 3</text>' out -- "$napkin" plot roofline "$exercise"
 expect_match roofline.gpu_option 0 'Roofline: h100_sxm' out -- "$napkin" plot roofline "$exercise" --gpu h100_sxm
 expect_match roofline.gpu_expression 0 'Roofline: h100_sxm' out -- "$napkin" plot roofline "$exercise" --gpu decode_h100.gpu
 expect_match roofline.peak_option 0 'peak_fp8 2,615 TFLOP/s' out -- "$napkin" plot roofline "$exercise" --peak peak_fp8
