@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>  // and with it <features.h>, which says whether this is glibc
+#include <string_view>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
@@ -46,28 +47,37 @@ namespace {
 constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
 constexpr std::uintptr_t kPage = 4096;
 
-// glibc's documented defaults (mallopt(3)) for the settings changed below.
-// Setting any of them turns off glibc's moving mmap threshold, so its end
-// state is set outright: blocks under 32 MiB come from the heap, and the
-// heap's top is given back past 64 MiB free.
-constexpr int kDefaultTopPad = 128 << 10;
+// What the allocator is left with, whether or not the huge page was set up.
+// Setting M_TOP_PAD turns off glibc's moving mmap threshold, so the state
+// that threshold reaches on a 64-bit system is set outright: blocks under
+// 32 MiB come from the heap, and its top is given back past 64 MiB free
+// (mallopt(3); the top pad is glibc's default). The environment's
+// MALLOC_*_ settings are overridden: this is the one layout napkin is
+// measured and tested with.
+constexpr int kTopPad = 128 << 10;
 constexpr int kMmapThreshold = 32 << 20;
 constexpr int kTrimThreshold = 64 << 20;
 
-}  // namespace
+void settle() {
+  mallopt(M_TOP_PAD, kTopPad);
+  mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
+  mallopt(M_TRIM_THRESHOLD, kTrimThreshold);
+}
 
-void heap_on_huge_page() {
-  if (std::getenv("NAPKIN_SMALL_PAGES")) return;  // for measuring what this buys
+bool small_pages_asked() {
+  const char* env = std::getenv("NAPKIN_SMALL_PAGES");
+  return env && *env && std::string_view(env) != "0";
+}
+
+void place_heap() {
   // glibc's top shrunk to under a page, so that the next allocation of a
   // few kilobytes must grow the heap.
   mallopt(M_TOP_PAD, 0);
   malloc_trim(0);
   const auto end = reinterpret_cast<std::uintptr_t>(sbrk(0));
-  const std::uintptr_t boundary = (end + kPage + kHuge - 1) & ~(kHuge - 1);
-  if (sbrk(static_cast<intptr_t>(boundary - kPage - end)) == reinterpret_cast<void*>(-1)) {
-    mallopt(M_TOP_PAD, kDefaultTopPad);
-    return;
-  }
+  // At least a page away, so that glibc sees the break moved.
+  const std::uintptr_t boundary = (end + 2 * kPage + kHuge - 1) & ~(kHuge - 1);
+  if (sbrk(static_cast<intptr_t>(boundary - kPage - end)) == reinterpret_cast<void*>(-1)) return;
   // The growth: 2 MiB and two pages past the page before the boundary. Small
   // blocks are taken until one comes from the new top (the first few may
   // come from what is left of the old top, or from blocks freed earlier).
@@ -83,13 +93,17 @@ void heap_on_huge_page() {
     grown = at >= boundary - kPage && at < boundary;
   }
   // Advised only where glibc did as described, and the heap reaches past
-  // the huge page (under valgrind, say, the break cannot move that far).
+  // the huge page (under valgrind, say, its growth does not start there).
   if (grown && reinterpret_cast<std::uintptr_t>(sbrk(0)) >= boundary + kHuge)
     (void)madvise(reinterpret_cast<void*>(boundary), kHuge, MADV_HUGEPAGE);
   while (n > 0) std::free(taken[--n]);
-  mallopt(M_TOP_PAD, kDefaultTopPad);
-  mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
-  mallopt(M_TRIM_THRESHOLD, kTrimThreshold);
+}
+
+}  // namespace
+
+void heap_on_huge_page() {
+  if (!small_pages_asked()) place_heap();
+  settle();
 }
 
 #else

@@ -121,7 +121,10 @@ void Interpreter::check_type(const Slot& slot, const Value& v, Record* r) {
 
 Value Interpreter::field(Record* r, std::size_t i, Span use) {
   // A record's memo is made when a field of it is first asked for.
-  if (r->state.size() < r->slots().size()) r->state.resize(r->slots().size());
+  if (r->state.size() < r->slots().size()) [[unlikely]] {
+    if (r->retired) fail(codes::internal, use, "a field of a retired sweep or solve point was asked for");
+    r->state.resize(r->slots().size());
+  }
   FieldState& st = r->state[i];
   if (st.status == FieldState::Status::Done) return st.value;
   if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);

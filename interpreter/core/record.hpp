@@ -172,6 +172,9 @@ struct Record {
   // One per slot once a field of this record is evaluated (Interpreter::
   // states); empty before, so a record nobody asks costs no memo.
   std::vector<FieldState> state;
+  // Its memo was given back (Interpreter::retire): asking it for a field is
+  // a mistake of napkin's, not a memo to make again from its base's formulas.
+  bool retired = false;
 
   SlotView slots() const { return SlotView(*table); }
   const std::unordered_map<std::string, std::size_t>& index() const { return table->index(); }

@@ -63,7 +63,26 @@ void* allocate(std::size_t bytes) {
       }
   }
 #endif
-  void* p = ::operator new(rounded, std::align_val_t{kHugePage});
+  void* p = nullptr;
+  try {
+    p = ::operator new(rounded, std::align_val_t{kHugePage});
+  } catch (const std::bad_alloc&) {
+#if NAPKIN_KEEP_SAMPLE_BUFFERS
+    // Memory is short (a `ulimit -v`): the buffers kept for reuse go first.
+    {
+      Kept& k = kept();
+      std::lock_guard<std::mutex> hold(k.lock);
+      for (std::size_t i = 0; i < k.buffer.size(); ++i)
+        if (k.buffer[i]) {
+          ::operator delete(k.buffer[i], k.bytes[i], std::align_val_t{kHugePage});
+          k.buffer[i] = nullptr;
+        }
+    }
+    p = ::operator new(rounded, std::align_val_t{kHugePage});
+#else
+    throw;
+#endif
+  }
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   // Advice only: refused (no THP in this kernel), the buffer is the same, in
   // small pages.

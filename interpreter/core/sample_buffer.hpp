@@ -40,6 +40,8 @@ struct SampleAllocator {
   friend bool operator==(const SampleAllocator&, const SampleAllocator&) { return true; }
 };
 
+// Its elements are not initialised: `SampleVector(n)` and `resize(n)` give
+// doubles that must be written before they are read.
 using SampleVector = std::vector<double, SampleAllocator<double>>;
 
 }  // namespace napkin

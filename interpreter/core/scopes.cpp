@@ -189,6 +189,7 @@ bool retirable(const Record& point, std::size_t first_new) {
 void Interpreter::retire(Record& r) {
   fields_held_ -= std::min(fields_held_, r.slots().size());
   std::vector<FieldState>().swap(r.state);
+  r.retired = true;
 }
 
 }  // namespace napkin

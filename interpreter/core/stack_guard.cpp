@@ -18,12 +18,14 @@ namespace {
 
 #if defined(__linux__) && defined(__GLIBC__)
 // The main thread's lowest address without reading /proc/self/maps, which
-// pthread_getattr_np does for the main thread: about 200 µs of a 8 ms run
-// on a virtual machine. The kernel copies the program's file name last to
+// pthread_getattr_np does for the main thread: about 200 µs of an 8 ms run
+// on a virtual machine. The kernel copies the program's file name first to
 // the very top of the stack, ending one pointer below it, and the stack may
-// grow to the soft limit below that top: the same bound glibc finds in
-// /proc/self/maps. 0 for another thread, an unlimited stack, or a layout
-// that is not as described (under valgrind, say).
+// grow to the soft limit, in whole pages, below that top: the same bound
+// glibc finds in /proc/self/maps. 0 (ask glibc) for another thread, an
+// unlimited stack, or one over 64 MiB: the kernel keeps other mappings at
+// least 128 MiB below the stack's top, so a limit raised after start-up up
+// to 64 MiB cannot reach them, where a larger one might.
 std::uintptr_t main_stack_low(std::uintptr_t here) {
   rlimit lim{};
   if (getrlimit(RLIMIT_STACK, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return 0;
@@ -33,8 +35,9 @@ std::uintptr_t main_stack_low(std::uintptr_t here) {
   if (page == 0 || (page & (page - 1)) != 0) return 0;
   const auto end = reinterpret_cast<std::uintptr_t>(file) + std::strlen(file) + 1 + sizeof(void*);
   const std::uintptr_t top = (end + page - 1) & ~(page - 1);
-  if (lim.rlim_cur >= top) return 0;
-  const std::uintptr_t low = top - lim.rlim_cur;
+  const std::uintptr_t limit = lim.rlim_cur & ~(page - 1);
+  if (limit > (std::uintptr_t{64} << 20) || limit >= top) return 0;
+  const std::uintptr_t low = top - limit;
   // Another thread's stack is mapped elsewhere, never within the main
   // stack's reach.
   return here > low && here < top ? low : 0;
@@ -65,6 +68,8 @@ std::uintptr_t stack_low() {
 }
 
 }  // namespace
+
+std::uintptr_t stack_bottom() { return stack_low(); }
 
 std::size_t stack_left() {
   const std::uintptr_t low = stack_low();

@@ -21,8 +21,9 @@ struct DisplayKey {
 struct DisplayHash {
   using is_transparent = void;
   std::size_t operator()(const DisplayKey& k) const {
+    const double scale = k.scale == 0 ? 0.0 : k.scale;  // -0 and +0 are equal, so hash alike
     std::uint64_t bits = 0;
-    std::memcpy(&bits, &k.scale, sizeof bits);
+    std::memcpy(&bits, &scale, sizeof bits);
     return std::hash<std::string_view>{}(k.text) ^ (bits * 0x9E3779B97F4A7C15ULL);
   }
   std::size_t operator()(const DisplayUnit& d) const { return (*this)(DisplayKey{d.text, d.scale}); }

@@ -1,6 +1,7 @@
 #pragma once
 // Runtime values. Records, lists and functions live in the interpreter's
 // arena and are referred to by pointer; a value is cheap to copy.
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -93,8 +94,14 @@ struct ValueData {
   std::vector<Value> items;
 };
 
-inline const std::string& Value::str() const { return data->text; }
-inline const std::vector<Value>& Value::items() const { return data->items; }
+inline const std::string& Value::str() const {
+  assert(kind == Kind::String && data);
+  return data->text;
+}
+inline const std::vector<Value>& Value::items() const {
+  assert(kind == Kind::List && data);
+  return data->items;
+}
 
 inline Value Value::string(std::string s) {
   Value x;

@@ -124,33 +124,29 @@ TEST_CASE("a sum too deep is shown from its first operand's bracket", "[limits]"
              Catch::StartsWith("test0.napkin:1:524: error[E0700]: expression nested deeper than 256 levels"));
 }
 
-TEST_CASE("the stack left is never more than the thread has, on the main thread or another", "[limits]") {
-  // What pthread_getattr_np says (for the main thread it reads
-  // /proc/self/maps, which stack_left no longer does): stack_left may be a
-  // little less, by the arguments and environment above the main stack's
-  // start, but never more.
-  auto real_left = []() -> std::size_t {
+TEST_CASE("the stack's bottom is where glibc says, on the main thread and another", "[limits]") {
+  // pthread_getattr_np reads /proc/self/maps for the main thread, which
+  // stack_left no longer does; the bound must be the same, never lower
+  // (a lower one would overstate the stack left).
+  auto glibc_low = []() -> std::uintptr_t {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
     void* addr = nullptr;
     std::size_t size = 0;
     const int got = pthread_attr_getstack(&attr, &addr, &size);
     pthread_attr_destroy(&attr);
-    if (got != 0) return 0;
-    return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) - reinterpret_cast<std::uintptr_t>(addr);
+    return got == 0 ? reinterpret_cast<std::uintptr_t>(addr) : 0;
   };
-  // Catch's assertions are made on the main thread only. The two are read
-  // from frames a few hundred bytes apart, hence a page of slack.
-  auto measure = [&](std::size_t& left, std::size_t& real) {
-    left = napkin::stack_left();
-    real = real_left();
-  };
-  std::size_t left = 0, real = 0, thread_left = 0, thread_real = 0;
-  measure(left, real);
-  std::thread other([&] { measure(thread_left, thread_real); });
+  // Catch's assertions are made on the main thread only.
+  std::uintptr_t main_ours = napkin::stack_bottom(), main_glibc = glibc_low(), other_ours = 0, other_glibc = 0;
+  std::thread other([&] {
+    other_ours = napkin::stack_bottom();
+    other_glibc = glibc_low();
+  });
   other.join();
-  CHECK(left <= real + 4096);
-  CHECK(left + (std::size_t{1} << 20) >= real);
-  CHECK(thread_left <= thread_real + 4096);
-  CHECK(thread_left + (std::size_t{1} << 20) >= thread_real);
+  REQUIRE(main_glibc != 0);
+  CHECK(main_ours == main_glibc);
+  CHECK(other_ours == other_glibc);
+  const auto here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  CHECK(napkin::stack_left() <= here - main_glibc);
 }
