@@ -2,7 +2,7 @@
 // first touch of each 4 KiB page is a fault the kernel must serve. On the
 // virtual machines napkin is run and tested on, a fault costs 10–15 µs: 300
 // of them were 4 ms of a 10 ms run, more than parsing, evaluating and
-// printing together (bench/README.md, "Start-up"). One 2 MiB transparent
+// printing together (bench/README.md, "Round four"). One 2 MiB transparent
 // huge page takes the place of those 300 faults.
 //
 // How: glibc's heap grows by moving the program break, and a huge page is
@@ -17,7 +17,6 @@
 #include "heap_pages.hpp"
 
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>  // and with it <features.h>, which says whether this is glibc
 #include <string_view>
 
