@@ -229,7 +229,8 @@ std::string solves_latex(const std::vector<std::string>& brief) {
       std::size_t lead = 0;
       while (lead < lines[i].size() && lines[i][lead] == ' ') ++lead;
       out += "\\\\\n";
-      for (std::size_t q = 0; q < lead / 2; ++q) out += "\\quad ";
+      // \hspace*: plain glue at the start of a line after \\ is dropped.
+      if (lead >= 2) out += fmt::format("\\hspace*{{{}em}}", lead / 2);
       out += latex_text(lines[i].substr(lead));
     }
     out += "\n";

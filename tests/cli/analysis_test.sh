@@ -75,8 +75,8 @@ expect_in stmt.toml.second "$tmp/out" "^condition = 'p5\(tokens_per_s\) >= 5000 
   && passes=$((passes + 1)) || { echo "FAIL stmt.toml.parse"; failures=$((failures + 1)); }
 expect_match stmt.latex 0 '^\\section\*\{solve\}$' out -- "$napkin" run "$ex" --format latex
 expect_in stmt.latex.statement "$tmp/out" '^\\item \\texttt\{solve decode for batch max where fits\}\\\\$'
-expect_in stmt.latex.found "$tmp/out" '^\\quad decode\.batch = 185\\\\$'
-expect_in stmt.latex.beyond "$tmp/out" '^\\quad \\quad batch = 186: fits is false$'
+expect_in stmt.latex.found "$tmp/out" '^\\hspace\*\{1em\}decode\.batch = 185\\\\$'
+expect_in stmt.latex.beyond "$tmp/out" '^\\hspace\*\{2em\}batch = 186: fits is false$'
 expect_order stmt.latex.before_end "$tmp/out" 'section\*\{solve\}' 'end\{document\}'
 cp "$tmp/out" "$tmp/solve.tex"
 expect_match stmt.latex.compiles 0 '^ok ' out -- "$(dirname "$0")/../golden/formats/pdflatex.sh" "$tmp/solve.tex"
