@@ -8,7 +8,8 @@
 //   napkin-docgen --stdlib DIR [--conventions FILE] [--out FILE | --check FILE]
 //
 // --out writes the reference; --check exits 1 when FILE differs from what
-// would be written (the `docs.stdlib` test); neither prints it.
+// would be written (the `docs.stdlib` test); neither prints it. Either way a
+// function with no doc comment directly above it is an error (exit 1).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -232,6 +233,11 @@ void write_catalog_row(std::ostream& out, const Module& m, const ast::Stmt& s) {
       << escape_cell(fields.empty() ? "" : code(fields)) << " |\n";
 }
 
+// Functions without a doc comment directly above them, as "std/NAME:LINE: fn F":
+// each function's description is the comment written above it, so a
+// function without one (or one that shares its neighbour's) is an error.
+std::vector<std::string> undocumented;
+
 std::string generate(const fs::path& dir, const fs::path& conventions) {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir))
@@ -304,6 +310,8 @@ std::string generate(const fs::path& dir, const fs::path& conventions) {
         fns_open = true;
       }
       std::string doc = first_sentence(m.doc_above(m.line_of(s.span.begin)));
+      if (doc.empty())
+        undocumented.push_back(m.name() + ":" + std::to_string(m.line_of(s.span.begin)) + ": fn " + s.name);
       out << "- " << code(signature(s)) << "  \n  " << code("= " + print_expr(*s.value));
       if (!doc.empty()) out << "  \n  " << doc;
       out << "\n";
@@ -347,6 +355,11 @@ int main(int argc, char** argv) {
   } catch (const Error& e) {
     std::cerr << "napkin-docgen: a standard-library file does not parse: " << e.what() << "\n";
     return 2;
+  }
+  if (!undocumented.empty()) {
+    for (const auto& u : undocumented)
+      std::cerr << u << " has no doc comment directly above it; write one (`# what it returns`)\n";
+    return 1;
   }
   if (!check.empty()) {
     if (!fs::exists(check) || read_file(check) != text) {
