@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `napkin solve` and `napkin sensitivity`, run for real (issue 16).
+# `napkin solve` and `napkin sensitivity`, run for real.
 set -u
 napkin=$1
 . "$(dirname "$0")/../lib/expect.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Hostile inputs past the parser, one check (or a few) per class of failure
-# (issue 13): probe arguments, hangs, cost that grows faster than input,
+# Hostile inputs past the parser, one check (or a few) per class of failure:
+# probe arguments, hangs, cost that grows faster than input,
 # unbounded reads, file damage, lost output, misleading errors. Each command
 # runs under `limit`: 2 s of wall time and 500 MB of memory, or it fails.
 set -u
