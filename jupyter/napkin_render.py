@@ -34,6 +34,7 @@ class CellResult:
     """What a cell added to the file: values, checks, sweeps, solves."""
 
     def __init__(self, values, checks, sweeps, solves, failures):
+        # failures: napkin check's account of each failing check, for the cell's error
         self.values = values      # [(name, json value)]
         self.checks = checks      # [(json check, place)]
         self.sweeps = sweeps      # [json sweep]
@@ -61,12 +62,10 @@ class CellResult:
                                                  shown(so["solution"])))
         if self.checks:
             lines = []
+            # A failing check's derivation is the cell's error, below the display.
             for ch, place in self.checks:
                 mark = "✓" if ch["passed"] else "✗"
                 lines.append("- %s %s" % (mark, code(ch["source"])))
-                if not ch["passed"] and place in self.failures:
-                    body = "\n".join("  " + l for l in self.failures[place].rstrip("\n").splitlines())
-                    lines.append("\n  ```\n%s\n  ```" % body)
             parts.append("\n".join(lines))
         return "\n\n".join(parts) + "\n"
 
@@ -84,10 +83,7 @@ class CellResult:
         for so in self.solves:
             lines.append("%s\n%s.%s = %s" % (solve_statement(so), so["record"], so["input"], shown(so["solution"])))
         for ch, place in self.checks:
-            if ch["passed"]:
-                lines.append("✓ " + ch["source"])
-            else:
-                lines.append(self.failures.get(place, "✗ " + ch["source"]).rstrip("\n"))
+            lines.append(("✓ " if ch["passed"] else "✗ ") + ch["source"])
         return "\n".join(lines) + "\n"
 
 

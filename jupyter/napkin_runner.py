@@ -121,6 +121,9 @@ class Runner:
                 pass
         out = proc.stdout.decode("utf-8", "replace")
         err = proc.stderr.decode("utf-8", "replace")
+        # An interrupt reaches napkin too (Jupyter signals the kernel's process group).
+        if proc.returncode == -signal.SIGINT:
+            raise KeyboardInterrupt
         # napkin exits 0, 1 (a check failed) or 2 (an error); anything else is a crash.
         if proc.returncode < 0:
             try:

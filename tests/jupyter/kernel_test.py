@@ -3,6 +3,7 @@ messaging protocol spoken directly where nbclient does not (cell ids, so that
 a cell is run again). Run by kernel_test.sh, which points JUPYTER_PATH at a
 kernel spec for this tree and NAPKIN_BINARY at the built napkin."""
 import os
+import re
 import sys
 import time
 
@@ -89,8 +90,11 @@ err4 = outputs(c[4], "error")
 expect(len(err4) == 1 and err4[0].ename == "CheckFailed", "the failing check makes cell 4 an error")
 expect(err4 and "cell[5]:2: check read_time > 1 s" in err4[0].evalue, "the failing check is cell[5]:2: %r"
        % (err4[0].evalue if err4 else None))
-expect("- ✗ `check read_time > 1 s`" in markdown(c[4]) and "377.4 µs > 1 s is false" in markdown(c[4]),
-       "cell 4 shows the failing check with its derivation: %r" % markdown(c[4]))
+expect("- ✗ `check read_time > 1 s`" in markdown(c[4]) and "✗ check read_time > 1 s" in plain(c[4]),
+       "cell 4 shows the failing check: %r" % markdown(c[4]))
+tb4 = "\n".join(err4[0].traceback) if err4 else ""
+expect("    377.4 µs > 1 s is false\n    read_time = weights / mi300x.memory_bandwidth" in tb4,
+       "the failing check's error carries its derivation: %r" % tb4)
 err5 = outputs(c[5], "error")
 expect(len(err5) == 1 and err5[0].ename == "NapkinError", "the error makes cell 5 an error")
 tb = "\n".join(err5[0].traceback) if err5 else ""
@@ -100,6 +104,18 @@ expect(".napkin-notebook" not in tb and "error[E0500]" not in tb, "the error nam
 expect("after = read_time · 2" in plain(c[6]) and "754.7 µs" in plain(c[6]), "cell 6 uses cell 1's name: %r"
        % plain(c[6]))
 expect(not outputs(c[6], "error"), "cell 6 is not an error: cell 5 did not enter the file")
+
+# ---- the course notebook of docs/notebooks.md: each ```napkin-cell block shows the ```output block after it ----
+doc = open(os.path.join(os.environ["SRC"], "docs", "notebooks.md"), encoding="utf-8").read()
+pairs = re.findall(r"```napkin-cell\n(.*?)```\n\n```output\n(.*?)```\n", doc, re.S)
+expect(len(pairs) == 6, "docs/notebooks.md shows six cells, each with its output: %d" % len(pairs))
+nb = notebook([cell.rstrip("\n") for cell, _ in pairs], raises=range(len(pairs)))
+execute(nb)
+for i, (cell, want) in enumerate(pairs):
+    shown = "".join(o.data["text/plain"].rstrip("\n") + "\n" for o in outputs(nb.cells[i], "display_data"))
+    shown += "".join("\n".join(o.traceback) + "\n" for o in outputs(nb.cells[i], "error"))
+    expect(shown == want, "docs/notebooks.md In [%d] shows what the kernel shows:\n%s\n--- the page says:\n%s"
+           % (i + 1, shown, want))
 
 # nbgrader-style grading: without raises-exception, the failing check stops the run.
 try:
