@@ -22,7 +22,7 @@ from ipykernel.kernelbase import Kernel  # noqa: E402
 
 from napkin_cells import Cell, FileText, Translator, split_cell  # noqa: E402
 from napkin_render import CellResult, code  # noqa: E402
-from napkin_runner import CellError, RunFailure, Runner, find_binary  # noqa: E402
+from napkin_runner import CellError, RunFailure, Runner, find_binary, napkin_version  # noqa: E402
 from napkin_magics import MAGICS, run_magic  # noqa: E402
 
 
@@ -57,6 +57,8 @@ class NapkinKernel(Kernel):
         self.runner = Runner()
         self.cache = {}
         self.names = []
+        self.executions = 0
+        self.language_info = dict(self.language_info, version=napkin_version())
 
     @property
     def banner(self):
@@ -147,7 +149,8 @@ class NapkinKernel(Kernel):
     def execute(self, code_text, silent, cell_id):
         source, magics = split_cell(code_text)
         # Without a cell id (consoles, nbclient) every execution is a cell of its own.
-        key = cell_id or "#%d" % self.execution_count
+        self.executions += 1
+        key = cell_id or "#%d" % self.executions
         failure = None
         if source:
             failure = self.run_source(Cell(key, self.execution_count, source), silent)
@@ -170,10 +173,11 @@ class NapkinKernel(Kernel):
             whole = self.evaluate(before + [cell] + after)
             if whole.failed:
                 raise self.napkin_error(whole, "%s was not changed: with this text a later cell fails\n" % cell.name)
-        self.cells = before + [cell] + after
-        self.names = list(now.values().keys())
+        # A silent request (a frontend's own) evaluates and changes nothing.
         if silent:
             return None
+        self.cells = before + [cell] + after
+        self.names = list(now.values().keys())
         result = self.cell_result(cell, before, now)
         if not result.empty():
             self.show(result.markdown(), result.text())
@@ -189,7 +193,7 @@ class NapkinKernel(Kernel):
         return CellError("CheckFailed", evalue, lines)
 
     def napkin_error(self, evaluation, lead):
-        text = lead + evaluation.diagnostics()
+        text = lead + (evaluation.diagnostics() or evaluation.translator.places(evaluation.completed.err))
         first = next((l for l in text.splitlines() if "error[" in l), text.strip().splitlines()[0] if text.strip()
                      else "napkin reported an error")
         return CellError("NapkinError", first, text.rstrip("\n").splitlines())

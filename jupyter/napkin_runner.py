@@ -47,6 +47,16 @@ def find_binary():
     return shutil.which("napkin"), tried
 
 
+def napkin_version():
+    """`napkin --version`'s number, or "" where napkin does not answer."""
+    binary, _ = find_binary()
+    try:
+        out = subprocess.run([binary, "--version"], capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+        return out.stdout.decode("utf-8", "replace").split()[-1] if out.returncode == 0 and out.stdout.split() else ""
+    except (OSError, TypeError, subprocess.SubprocessError):
+        return ""
+
+
 def timeout_s():
     try:
         value = float(os.environ.get("NAPKIN_KERNEL_TIMEOUT", DEFAULT_TIMEOUT_S))
