@@ -83,7 +83,7 @@ class Translator:
             return self.place_text(int(m.group(1)), int(m.group(2)) if m.group(2) else None)
         text = self.place.sub(sub, text)
         for n in self.names:
-            text = text.replace(n, "notebook")
+            text = text.replace(n, "the notebook")
         return text
 
     def is_ours(self, where):

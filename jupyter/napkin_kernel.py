@@ -23,7 +23,7 @@ from ipykernel.kernelbase import Kernel  # noqa: E402
 from napkin_cells import Cell, FileText, Translator, split_cell  # noqa: E402
 from napkin_render import CellResult, code  # noqa: E402
 from napkin_runner import CellError, RunFailure, Runner, find_binary, napkin_version  # noqa: E402
-from napkin_magics import MAGICS, run_magic  # noqa: E402
+from napkin_magics import MAGICS, run_magic, parse as parse_magic  # noqa: E402
 
 
 class Evaluation:
@@ -148,6 +148,8 @@ class NapkinKernel(Kernel):
 
     def execute(self, code_text, silent, cell_id):
         source, magics = split_cell(code_text)
+        for m in magics:
+            parse_magic(m)
         # Without a cell id (consoles, nbclient) every execution is a cell of its own.
         self.executions += 1
         key = cell_id or "#%d" % self.executions

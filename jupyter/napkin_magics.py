@@ -24,16 +24,21 @@ def help_markdown():
     return "\n".join("- %s: %s" % (code(usage), what) for usage, what in MAGICS.values()) + "\n"
 
 
-def run_magic(kernel, line, silent):
+def parse(line):
+    """(name, args) of a magic line, or the cell's error: checked before the cell runs."""
     try:
         words = shlex.split(line)
     except ValueError as e:
         raise CellError("MagicError", "%%%s: %s" % (line, e), ["%%%s: %s" % (line, e)]) from None
     if not words:
         raise usage_error("an empty magic")
-    name, args = words[0], words[1:]
-    if name not in MAGICS:
-        raise usage_error("no magic %%%s" % name)
+    if words[0] not in MAGICS:
+        raise usage_error("no magic %%%s" % words[0])
+    return words[0], words[1:]
+
+
+def run_magic(kernel, line, silent):
+    name, args = parse(line)
     file = kernel.file()
     if name == "help":
         if not silent:
@@ -74,7 +79,7 @@ def command(kernel, args, file):
         return done.out
     err = kernel.translator(file).diagnostics(done.err).strip() or "napkin %s exited %d" % (args[0], done.rc)
     if args[0] == "handout" and ("subcommand" in err.lower() or "not expected" in err.lower()):
-        err = "this napkin has no `handout` command (it said: %s)" % " ".join(err.split())
+        err = "this napkin has no `handout` command (`napkin --help` lists its commands)"
     raise CellError("NapkinError", first_line(err), err.splitlines())
 
 

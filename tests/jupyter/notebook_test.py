@@ -38,7 +38,8 @@ def seconds(stamp):
 
 path = sys.argv[1]
 nb = nbformat.read(path, as_version=4)
-client = NotebookClient(nb, timeout=120, kernel_name="napkin", resources={"metadata": {"path": os.path.dirname(path)}})
+# The kernel runs in the working directory (kernel_test.sh: a temporary one), not in examples/.
+client = NotebookClient(nb, timeout=120, kernel_name="napkin", resources={"metadata": {"path": os.getcwd()}})
 started = time.time()
 try:
     client.execute()
