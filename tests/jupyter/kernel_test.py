@@ -117,6 +117,18 @@ for i, (cell, want) in enumerate(pairs):
     expect(shown == want, "docs/notebooks.md In [%d] shows what the kernel shows:\n%s\n--- the page says:\n%s"
            % (i + 1, shown, want))
 
+# ---- a relative import finds a file beside the notebook; the notebook's file does not stay there ----
+lab = os.path.join(os.environ["WORK"], "lab")
+os.makedirs(lab)
+with open(os.path.join(lab, "lab_models.napkin"), "w", encoding="utf-8") as f:
+    f.write("let context = 8192 token\n")
+nb = notebook(['import "lab_models.napkin"\nlet twice = context * 2'])
+NotebookClient(nb, kernel_name="napkin", timeout=120, resources={"metadata": {"path": lab}}).execute()
+# 2 · 8192 = 16,384
+expect("twice = context · 2" in plain(nb.cells[0]) and "= 16,384 token" in plain(nb.cells[0]),
+       "a cell imports a file beside the notebook: %r" % plain(nb.cells[0]))
+expect(os.listdir(lab) == ["lab_models.napkin"], "the notebook's file is not left beside it: %s" % os.listdir(lab))
+
 # nbgrader-style grading: without raises-exception, the failing check stops the run.
 try:
     execute(notebook(COURSE[:2] + [COURSE[4]]))
