@@ -180,6 +180,9 @@ class NapkinKernel(Kernel):
             return None
         self.cells = before + [cell] + after
         self.names = list(now.values().keys())
+        said = now.diagnostics().strip()
+        if said:  # what napkin says beside a result (a measurement's note)
+            self.note(said + "\n")
         result = self.cell_result(cell, before, now)
         if not result.empty():
             self.show(result.markdown(), result.text())

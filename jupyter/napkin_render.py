@@ -97,19 +97,24 @@ def sweep_cells(sw):
     return header, rows
 
 
+def numeric_columns(sw, header):
+    return [all("si" in row.get(k, {}) for row in sw["rows"]) for k in header]
+
+
 def sweep_markdown(sw):
     header, rows = sweep_cells(sw)
     lines = ["**sweep %s**" % sw["sweep"], "",
              "| " + " | ".join(code(h) for h in header) + " |",
-             "| " + " | ".join("---:" for _ in header) + " |"]
+             "| " + " | ".join("---:" if n else ":---" for n in numeric_columns(sw, header)) + " |"]
     lines += ["| " + " | ".join(r.replace("|", "\\|") for r in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
 def sweep_text(sw):
+    """As `napkin sweep` lays it out: numbers to the right, text and booleans to the left."""
     header, rows = sweep_cells(sw)
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    lines = ["sweep " + sw["sweep"]]
-    lines.append("  " + "  ".join(h.rjust(w) for h, w in zip(header, widths)))
-    lines += ["  " + "  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in rows]
-    return "\n".join(lines)
+    numeric = numeric_columns(sw, header)
+    def line(cells):
+        return "  " + "  ".join(c.rjust(w) if n else c.ljust(w) for c, w, n in zip(cells, widths, numeric)).rstrip()
+    return "\n".join(["sweep " + sw["sweep"], line(header)] + [line(row) for row in rows])
