@@ -12,7 +12,6 @@ cell an error. Every figure comes from the napkin binary (`napkin run
 docs/notebooks.md describes the kernel, its magics and how to install it."""
 import json
 import os
-import shlex
 import sys
 import traceback
 
@@ -21,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ipykernel.kernelbase import Kernel  # noqa: E402
 
 from napkin_cells import Cell, FileText, Translator, split_cell  # noqa: E402
-from napkin_render import CellResult, code  # noqa: E402
+from napkin_render import CellResult  # noqa: E402
 from napkin_runner import CellError, RunFailure, Runner, find_binary, napkin_version  # noqa: E402
 from napkin_magics import MAGICS, run_magic, parse as parse_magic  # noqa: E402
 
@@ -174,7 +173,8 @@ class NapkinKernel(Kernel):
             # A later cell may use a name this one no longer defines: the file must still evaluate.
             whole = self.evaluate(before + [cell] + after)
             if whole.failed:
-                raise self.napkin_error(whole, "%s was not changed: with this text a later cell fails\n" % cell.name)
+                raise self.napkin_error(whole, "with this text a later cell fails, so the notebook keeps the text "
+                                        "this cell had as %s:\n" % self.cells[at].name)
         # A silent request (a frontend's own) evaluates and changes nothing.
         if silent:
             return None
