@@ -155,6 +155,8 @@ class NapkinKernel(Kernel):
         failure = None
         if source:
             failure = self.run_source(Cell(key, self.execution_count, source), silent)
+        elif not silent:
+            self.remove_cell(key)
         if failure is None:
             for m in magics:
                 run_magic(self, m, silent)
@@ -196,6 +198,19 @@ class NapkinKernel(Kernel):
         evalue = "%d check%s failed: %s" % (len(failed), "" if len(failed) == 1 else "s",
                                             ", ".join("%s: %s" % (p, ch["source"]) for ch, p in failed))
         return CellError("CheckFailed", evalue, lines)
+
+    def remove_cell(self, key):
+        """A cell run again without napkin source (emptied, or magics only) takes its definitions out."""
+        at = next((i for i, c in enumerate(self.cells) if c.key == key), None)
+        if at is None:
+            return
+        rest = self.cells[:at] + self.cells[at + 1:]
+        if self.cells[at + 1:]:
+            whole = self.evaluate(rest)
+            if whole.failed:
+                raise self.napkin_error(whole, "without this cell's text a later cell fails, so the notebook keeps "
+                                        "the text it had as %s:\n" % self.cells[at].name)
+        self.cells = rest
 
     def napkin_error(self, evaluation, lead):
         text = lead + (evaluation.diagnostics() or evaluation.translator.places(evaluation.completed.err))

@@ -185,6 +185,17 @@ try:
     status, out, err, _ = run("let a = 1", "E")
     expect(status == "error" and "cell[7]:1:5: error[E0304]" in err and "--> cell[3]:2:5" in err,
            "a name defined twice names both cells: %r" % err)
+    # A cell run again without napkin source takes its definitions out: refused for A, whose
+    # `a` B uses; done for B, the last cell; B run again comes back at the end.
+    status, out, err, _ = run("", "A")
+    expect(status == "error" and "without this cell's text a later cell fails" in err
+           and "cell[2]:1:9: error[E0300]: unknown name `a`" in err, "emptying A is refused: %r" % err)
+    status, out, err, _ = run("", "B")
+    expect(status == "ok", "emptying B, the last cell, takes b out: %r" % err)
+    status, out, err, _ = run("%explain b", "C")
+    expect(status == "error" and "unknown name `b`" in err, "after B is emptied, b is gone: %r" % err)
+    status, out, err, _ = run("let b = a * 3", "B")
+    expect(status == "ok" and "= 15 GB" in out, "B again: %r" % out)
     status, out, err, _ = run("%nope", "F")
     expect(status == "error" and "no magic %nope" in err and "%explain NAME" in err, "an unknown magic: %r" % err)
     # How long a cell takes: a new cell (two napkin runs at most) and a cell run again.
