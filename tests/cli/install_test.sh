@@ -56,7 +56,7 @@ argv = json.load(open(spec))["argv"]
 print(os.path.normpath(argv[2].replace("{resource_dir}", os.path.dirname(spec)))); assert argv[-1] == "{connection_file}"' "$spec") ||
     fail "kernel.json's argv is not PYTHON -X... MODULE -f {connection_file}"
   [ "$module" = "$prefix/share/napkin/jupyter/napkin_kernel.py" ] || fail "kernel.json's argv names $module"
-  out=$(env -u NAPKIN_BINARY JUPYTER_PATH="$prefix/share/jupyter" JUPYTER_RUNTIME_DIR="$work/runtime" \
+  out=$(env -u NAPKIN_BINARY PYTHONDONTWRITEBYTECODE=1 JUPYTER_PATH="$prefix/share/jupyter" JUPYTER_RUNTIME_DIR="$work/runtime" \
     JUPYTER_CONFIG_DIR="$work/config" JUPYTER_DATA_DIR="$work/data" PATH=/usr/bin:/bin NAPKIN_NO_MEASURE=1 \
     PYDEVD_DISABLE_FILE_VALIDATION=1 /usr/bin/python3 -c 'import nbformat, nbclient
 nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("let bytes_per_s = 2 GB / (4 s)")])

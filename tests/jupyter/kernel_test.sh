@@ -23,7 +23,7 @@ printf '#!/bin/sh\nexec sleep 60\n' >"$work/slow_napkin"
 chmod +x "$work/crashing_napkin" "$work/slow_napkin"
 export JUPYTER_PATH=$work/jupyter JUPYTER_CONFIG_DIR=$work/config JUPYTER_DATA_DIR=$work/data \
   JUPYTER_RUNTIME_DIR=$work/runtime IPYTHONDIR=$work/ipython NAPKIN_BINARY=$napkin NAPKIN_NO_MEASURE=1 \
-  WORK=$work SRC=$src CRASHING_NAPKIN=$work/crashing_napkin SLOW_NAPKIN=$work/slow_napkin PYDEVD_DISABLE_FILE_VALIDATION=1
+  PYTHONDONTWRITEBYTECODE=1 WORK=$work SRC=$src CRASHING_NAPKIN=$work/crashing_napkin SLOW_NAPKIN=$work/slow_napkin PYDEVD_DISABLE_FILE_VALIDATION=1
 cd "$work"
 if [ $# = 0 ]; then
   exec "$python" "$src/tests/jupyter/kernel_test.py"
