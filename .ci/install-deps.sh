@@ -6,6 +6,8 @@
 set -euo pipefail
 packages=(cmake make g++ tao-pegtl-dev libfmt-dev libtomlplusplus-dev catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev libopenblas0-pthread)
 test_packages=(texlive-latex-base texlive-latex-recommended poppler-utils chromium git)
+# The Jupyter kernel's tests (tests/jupyter/): ipykernel runs it, nbclient executes notebooks on it.
+test_packages+=(python3-ipykernel python3-nbclient python3-nbformat python3-jupyter-client jupyter-client)
 if [ "${1:-}" = "--test" ]; then
   packages+=("${test_packages[@]}")
 elif [ $# -gt 0 ]; then
