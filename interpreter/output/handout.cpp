@@ -3,6 +3,7 @@
 #include "handout.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 #include <string_view>
 
@@ -39,7 +40,8 @@ std::string undecorated(std::string s) {
   return s.substr(b, e - b);
 }
 
-// Comment lines as paragraphs: a `#` alone on its line ends one.
+// Comment lines as paragraphs: a `#` alone on its line ends one, and an
+// indented line is one of its own.
 std::vector<std::string> paragraphs(const std::vector<std::string>& lines) {
   std::vector<std::string> out;
   std::string p;
@@ -51,6 +53,12 @@ std::vector<std::string> paragraphs(const std::vector<std::string>& lines) {
       p.clear();
     }
     if (blank || l.empty()) continue;
+    if (raw.rfind("  ", 0) == 0) {  // an indented line (a command, a table row) keeps its line
+      if (!p.empty()) out.push_back(std::move(p));
+      p.clear();
+      out.push_back(l);
+      continue;
+    }
     p += (p.empty() ? "" : " ") + l;
   }
   if (!p.empty()) out.push_back(std::move(p));
@@ -134,7 +142,10 @@ struct Builder {
   std::set<std::pair<const void*, std::size_t>> pinned;
   Handout& out;
 
+  std::uint32_t opening_above = UINT32_MAX;  // the first statement, when the opening comment is its block
+
   void question(HandoutSection& s, std::uint32_t begin) {
+    if (begin == opening_above) return;  // the title and introduction already
     std::vector<std::string> p = paragraphs(comments.above(begin));
     if (p.empty()) return;
     HandoutItem q;
@@ -233,6 +244,7 @@ Handout build_handout(Interpreter& in, Module* m, const std::string& name) {
   h.title = opening.empty() ? name : opening.front();
   if (!opening.empty()) h.intro.assign(opening.begin() + 1, opening.end());
   Builder b{in, c, {}, h};
+  if (!opening.empty()) b.opening_above = first;
   for (const auto& check : run_checks(in, m)) pinned_by(check, b.pinned);
   for (Binding* bind : m->order) {
     const ast::Stmt& st = *bind->stmt;

@@ -94,7 +94,7 @@ std::string md(const std::string& raw) {
     if (c == '<') out += "&lt;";
     else if (c == '>') out += "&gt;";
     else if (c == '&') out += "&amp;";
-    else if (std::string_view("\\`*_[]|#~").find(c) != std::string_view::npos) out += std::string("\\") + c;
+    else if (std::string_view("\\`*_[]|#~$").find(c) != std::string_view::npos) out += std::string("\\") + c;
     else out += c;
   }
   // `1. Parameters` and `- x` at the start of a paragraph would be a list, `+` too.
@@ -208,7 +208,7 @@ std::string handout_latex(const Handout& h) {
       std::string line = "\\noindent\\hangindent=2em\\hspace*{1em}" + tt(it.name) + " = ";
       if (it.kind == Kind::Answer) {
         line += "\\rule{4.5cm}{0.4pt}";
-        if (!it.unit.empty()) line += "\\," + unit_math(it.unit);
+        if (!it.unit.empty()) line += unit_math(it.unit);
         else if (!it.expects.empty()) line += " (" + tex(it.expects) + ")";
       } else if (it.shown.kind == Term::Kind::Number && it.shown.items.empty()) {
         line += "$" + latex_math(it.shown) + "$";
