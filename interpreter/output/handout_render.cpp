@@ -184,9 +184,12 @@ std::string prose(const std::string& raw) {
   return out;
 }
 
+// A unit after a blank, a word's space from it: `~GiB`, `~\%`.
 std::string unit_math(const std::string& unit) {
-  if (unit == "%") return "\\%";
-  return "$" + latex_math(std::vector<TermToken>{{TermToken::Kind::Unit, unit, false, false}}) + "$";
+  if (unit == "%") return "~\\%";
+  std::string m = latex_math(std::vector<TermToken>{{TermToken::Kind::Unit, unit, false, false}});
+  if (m.rfind("\\,", 0) == 0) m.erase(0, 2);
+  return "~$" + m + "$";
 }
 
 }  // namespace
