@@ -177,7 +177,7 @@ struct Flattener {
     if (sign > 0 && u.empty())
       u = unit;
     else if (sign > 0 && slash != std::string::npos && u.compare(slash + 1, std::string::npos, unit) == 0)
-      u.resize(slash);
+      u.resize(slash == 1 && u[0] == '1' ? 0 : slash);  // `1/token` by token: no unit
     else if (sign < 0 && u == unit)
       u.clear();
     else if (sign < 0 && !u.empty())
