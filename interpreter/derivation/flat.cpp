@@ -97,8 +97,28 @@ struct Flattener {
     return leaf(at, std::move(g));
   }
 
+  // `4 1/token`, as a value of that unit shows, is no napkin: `(4 / 1 token)`.
+  static Term per_unit(Term t) {
+    if (t.kind != Term::Kind::Number || t.unit.rfind("1/", 0) != 0 || !t.items.empty() ||
+        t.unit.find_first_of("/*^()", 2) != std::string::npos)
+      return t;
+    Term one;
+    one.kind = Term::Kind::Number;
+    one.text = "1";
+    one.unit = t.unit.substr(2);
+    t.unit.clear();
+    Term div;
+    div.kind = Term::Kind::Binary;
+    div.op = ast::BinOp::Div;
+    div.items = {std::move(t), std::move(one)};
+    Term g;
+    g.kind = Term::Kind::Group;
+    g.items.push_back(std::move(div));
+    return g;
+  }
+
   ExprPtr value_leaf(const Expr& at, const Value& v) {
-    Term t = exact_term(v);
+    Term t = per_unit(exact_term(v));
     if (v.note && v.note->rfind("measured", 0) == 0) {
       Term noted;
       noted.kind = Term::Kind::Noted;

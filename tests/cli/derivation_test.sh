@@ -117,4 +117,10 @@ expect explain.flat_range 0 'decode.bandwidth = 8 · 3.35 TB/s · (80% to 90%) =
   "$napkin" explain examples/uncertain_decode.napkin decode.bandwidth --flat
 expect eval.flat_range 0 '22.74 TB/s (90%: 21.4–24.1)' -- "$napkin" eval '8 · 3.35 TB/s · (80% to 90%)'
 
+# A value per token shows as `4 1/token`, which napkin does not read: the flat line writes it
+# `(4 / 1 token)`; 4 per token for 3 tokens is 12.
+printf 'let rate = 4 / 1 token\nlet n = 3\nlet x = rate * n * 1 token\n' >"$tmp/per.napkin"
+expect explain.flat_per_unit 0 'x = (4 / 1 token) · 3 token = 12' -- "$napkin" explain "$tmp/per.napkin" x --flat
+expect eval.flat_per_unit 0 '12' -- "$napkin" eval '(4 / 1 token) · 3 token'
+
 finish
