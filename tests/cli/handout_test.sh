@@ -238,6 +238,47 @@ elif [ -n "${CI:-}" ]; then
   failures=$((failures + 1))
 fi
 
+# The rule, case by case (docs/output.md, Handouts).
+cat >"$tmp/rules.napkin" <<'NAPKIN'
+let tokens = 1000 token
+let per_token = 2 B/token
+let total = tokens * per_token
+model m {
+  width = 64
+  wide = width * 2
+}
+scenario s {
+  n = tokens
+  bytes = n * per_token
+  m_here = m
+  half = m.wide / 2
+}
+scenario t = s with { n = 10 token }
+check total == 2000 B
+check t.bytes == 20 B
+check s.half * 2 == m.wide + 0
+NAPKIN
+"$napkin" handout "$tmp/rules.napkin" >"$tmp/rules.txt"
+# A literal let is given with its value; a computed let a check pins is asked (in B, as 2,000 B shows).
+expect_in rule.literal "$tmp/rules.txt" '^ +tokens += 1,000 token$'
+expect_in rule.pinned_let "$tmp/rules.txt" '^ +total += _+ B$'
+# A model's computed field no check has as a whole side (m.wide + 0 is not m.wide) is given
+# as its formula, never its value (128).
+expect_in rule.model_formula "$tmp/rules.txt" '^ +wide  *= width · 2$'
+if grep -q '128' "$tmp/rules.txt"; then echo "FAIL rule.model_value: 128 is on the sheet"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
+# In a scenario: a bare name and a record are given, a computed field is asked.
+expect_in rule.bare_name "$tmp/rules.txt" '^ +n  *= tokens$'
+expect_in rule.record "$tmp/rules.txt" '^ +m_here  *= m$'
+expect_in rule.scenario "$tmp/rules.txt" '^ +bytes  *= _+ B$'
+# A field inside a larger side of a check (s.half * 2) is still asked, being the scenario's;
+# a `with` record asks only what a check pins: t.bytes (20 B), not t.half.
+expect_in rule.half "$tmp/rules.txt" '^ +half  *= _+$'
+expect_in rule.with "$tmp/rules.txt" '^scenario t = s with \{ n = 10 token \}$'
+expect_in rule.with_pinned "$tmp/rules.txt" '^ +bytes = _+ B$'
+if [ "$(grep -c '= _' "$tmp/rules.txt")" -eq 4 ]; then passes=$((passes + 1)); else
+  echo "FAIL rule.count: $(grep -c '= _' "$tmp/rules.txt") blanks, want 4 (total, s.bytes, s.half, t.bytes)"
+  sed 's/^/  /' "$tmp/rules.txt"; failures=$((failures + 1)); fi
+
 # A file without an opening comment is titled by its name, not its path.
 printf 'scenario s {\n  a = 2\n  b = a * 3\n}\n' >"$tmp/plain_file.napkin"
 expect_match title.name 0 '^plain_file$' out -- "$napkin" handout "$tmp/plain_file.napkin"
