@@ -223,6 +223,10 @@ expect_in tex.code "$tmp/hostile.tex" '\\texttt\{kept as code\}'
 if command -v pdflatex >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1; then
   cp "$tmp/sheet.latex" "$tmp/handout.tex"
   expect_match latex.compiles 0 '^ok ' out -- "$here/../golden/formats/pdflatex.sh" "$tmp/handout.tex" "$tmp/hostile.tex"
+  # Every example's sheet, too.
+  mkdir -p "$tmp/examples"
+  for f in examples/*.napkin; do "$napkin" handout "$f" --format latex >"$tmp/examples/$(basename "$f" .napkin).tex"; done
+  expect_match latex.examples 0 '^ok ' out -- "$here/../golden/formats/pdflatex.sh" "$tmp"/examples/*.tex
   (cd "$tmp" && pdflatex -interaction=nonstopmode -halt-on-error handout.tex >/dev/null 2>&1)
   pdftoppm -png -r 50 "$tmp/handout.pdf" "$tmp/page"
   pages=0
