@@ -84,10 +84,11 @@ struct Comments {
       const Comment& c = *(it - 1);
       const std::string_view gap = text.substr(c.end, line - c.end);
       if (!c.own_line || std::count(gap.begin(), gap.end(), '\n') != 1 || !blank(gap)) break;
-      out.insert(out.begin(), comment_text(c.text));
+      out.push_back(comment_text(c.text));  // bottom up, then turned: a long block stays linear
       line = line_start(c.begin);
       --it;
     }
+    std::reverse(out.begin(), out.end());
     return out;
   }
 
