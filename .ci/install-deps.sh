@@ -5,9 +5,15 @@
 # named as arguments (bench/compare.sh: hyperfine and units).
 set -euo pipefail
 packages=(cmake make g++ tao-pegtl-dev libfmt-dev libtomlplusplus-dev catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev libopenblas0-pthread)
-test_packages=(texlive-latex-base texlive-latex-recommended poppler-utils chromium git)
-# The Jupyter kernel's tests (tests/jupyter/): ipykernel runs it, nbclient executes notebooks on it.
-test_packages+=(python3-ipykernel python3-nbclient python3-nbformat python3-jupyter-client jupyter-client)
+# What the tests render, run or read with, one line each so that additions do not collide.
+test_packages=(
+  texlive-latex-base texlive-latex-recommended poppler-utils  # LaTeX to PDF, PDF pages to PNG
+  chromium  # SVG plots in a browser
+  git       # the diff driver's wiring
+  python3   # readback of flat lines, the analysis tests
+  # The Jupyter kernel's tests (tests/jupyter/): ipykernel runs it, nbclient executes notebooks on it.
+  python3-ipykernel python3-nbclient python3-nbformat python3-jupyter-client jupyter-client
+)
 if [ "${1:-}" = "--test" ]; then
   packages+=("${test_packages[@]}")
 elif [ $# -gt 0 ]; then

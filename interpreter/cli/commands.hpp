@@ -132,4 +132,11 @@ struct SensitivityArgs {
 Result cmd_solve(const SolveArgs& a, const Common& c);
 Result cmd_sensitivity(const SensitivityArgs& a, const Common& c);
 
+// `napkin handout FILE [--format text|markdown|latex]`: the student's sheet.
+struct HandoutArgs {
+  std::string file;
+  std::string format = "text";
+};
+Result cmd_handout(const HandoutArgs& a, const Common& c);
+
 }  // namespace napkin::cli

@@ -192,6 +192,14 @@ int main(int argc, char** argv) {
   sens_cmd->add_option("--format", sens.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
   add_common(sens_cmd);
 
+  HandoutArgs handout;
+  auto* handout_cmd = app.add_subcommand(
+      "handout", "the student's sheet: the file's questions and givens, a blank with its unit for every answer");
+  handout_cmd->add_option("file", handout.file, "a .napkin file (the solution)")->required();
+  handout_cmd->add_option("--format", handout.format, "text (default), markdown or latex")
+      ->check(CLI::IsMember({"text", "markdown", "latex"}));
+  add_common(handout_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -223,5 +231,6 @@ int main(int argc, char** argv) {
   else if (*measure_cmd) r = cmd_measure(measure, common);
   else if (*solve_cmd) r = cmd_solve(solve_args, common);
   else if (*sens_cmd) r = cmd_sensitivity(sens, common);
+  else if (*handout_cmd) r = cmd_handout(handout, common);
   return finish(r);
 }

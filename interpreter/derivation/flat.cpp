@@ -4,16 +4,25 @@
 // inputs and measurements, which show their values; the new tree then
 // becomes a term (term.hpp) with the fewest parentheses, as any formula does.
 //
-// The one line reads as a textbook writes it, so it leaves out bookkeeping
-// that only makes units agree: factors and divisors of 1 (`· 1 token`,
-// `/ 1 token`), terms that are zero (`+ 0 B` from a layer kind the model
-// does not have), and a conversion of the whole formula (`-> GiB`: the
-// result says its unit). An input of a record (a field declared with a
-// type, such as a model's head_dim) stands as its value even where its
-// default formula computed it. The tree (`explain` without --flat) keeps
-// them all.
+// The line is itself napkin: with digit grouping removed, `napkin eval` of
+// it gives the result, value and unit (tests/cli/flat_readback.py reads
+// every example's back). So it keeps every unit, and reads as a textbook
+// writes it by putting a unit on the number it belongs to: `6,144 · 48 · 128
+// · 1 param` is `6,144 · 48 · 128 param`, `2 B/value / 1 token` is
+// `2 B/value/token`; a `· 1 token` stays only where no number takes it.
+// Left out is only what changes no value and no unit: factors and divisors
+// of a plain 1, terms that are zero (`+ 0 B` from a layer kind the model
+// does not have), and conversions (`-> GiB`: the result says its unit).
+// An input of a record (a field declared with a type, such as a model's
+// head_dim) stands as its value even where its default formula computed it,
+// shown with as many digits as it takes to be exact (`1,307.4 TFLOP/s`).
+// The tree (`explain` without --flat) keeps it all.
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -33,6 +42,16 @@ struct Flattener {
   std::vector<ExprPtr> dropped;                          // left out, but their addresses stay taken
   std::size_t budget = 400;  // formulas inlined; past it, values stand in
   int depth = 0;
+  // The user function calls being opened: a parameter in a body stands for
+  // its argument, built where the call was made.
+  struct Frame {
+    const ast::Stmt* decl;
+    std::vector<const Expr*> args;  // per parameter; null where its default applies
+    const Trace* caller;
+    int parent;  // the frame the call was made in, -1 for the formula itself
+  };
+  std::vector<Frame> frames;
+  int current = -1;
 
   ExprPtr leaf(const Expr& at, Term t, std::optional<double> v = std::nullopt) {
     auto n = std::make_unique<Expr>(ExprKind::Name, at.span);
@@ -44,8 +63,62 @@ struct Flattener {
   // The expression as it is written, standing for itself.
   ExprPtr as_written(const Expr& e, std::optional<double> v = std::nullopt) { return leaf(e, term_of(e), v); }
 
-  ExprPtr value_leaf(const Expr& at, const Value& v) {
+  // A value with the fewest digits that give it back exactly (to 12 digits):
+  // an input is `1,307.4 TFLOP/s`, as the spec writes it, not `1,307`, so the
+  // line evaluates to its result. A measured value or a range shows as usual.
+  Term exact_term(const Value& v) const {
     Term t = value_term(in, v);
+    if (v.kind != Value::Kind::Quantity || v.note || !t.items.empty() || t.text.empty() || t.text[0] == '$') return t;
+    const auto number = [](const std::string& s) {
+      std::string digits;
+      for (char c : s)
+        if (c != ',') digits += c;
+      return std::strtod(digits.c_str(), nullptr);
+    };
+    const Term full = value_term(in, v, 17);
+    if (full.unit != t.unit) return t;
+    const double want = number(full.text);
+    for (int d = in.options().digits + 1; number(t.text) != want && d <= 17; ++d) {
+      Term more = value_term(in, v, d);
+      if (more.unit != full.unit) break;
+      const double got = number(more.text);
+      t = std::move(more);
+      if (std::abs(got - want) <= 1e-12 * std::abs(want)) break;
+    }
+    return t;
+  }
+
+  // A range stands as it is written, `(35% to 55%)`: its median and interval
+  // are no napkin a reader could type back.
+  ExprPtr range_leaf(const Expr& at, const Expr& literal) {
+    Term g;
+    g.kind = Term::Kind::Group;
+    g.items.push_back(term_of(literal));
+    return leaf(at, std::move(g));
+  }
+
+  // `4 1/token`, as a value of that unit shows, is no napkin: `(4 / 1 token)`.
+  static Term per_unit(Term t) {
+    if (t.kind != Term::Kind::Number || t.unit.rfind("1/", 0) != 0 || !t.items.empty() ||
+        t.unit.find_first_of("/*^()", 2) != std::string::npos)
+      return t;
+    Term one;
+    one.kind = Term::Kind::Number;
+    one.text = "1";
+    one.unit = t.unit.substr(2);
+    t.unit.clear();
+    Term div;
+    div.kind = Term::Kind::Binary;
+    div.op = ast::BinOp::Div;
+    div.items = {std::move(t), std::move(one)};
+    Term g;
+    g.kind = Term::Kind::Group;
+    g.items.push_back(std::move(div));
+    return g;
+  }
+
+  ExprPtr value_leaf(const Expr& at, const Value& v) {
+    Term t = per_unit(exact_term(v));
     if (v.note && v.note->rfind("measured", 0) == 0) {
       Term noted;
       noted.kind = Term::Kind::Noted;
@@ -68,7 +141,72 @@ struct Flattener {
     return out;
   }
 
-  static bool is_one(const Expr& e) { return e.kind == ExprKind::Number && e.number == 1 && !e.percent; }
+  // `131072` and `131_072` as a value shows: `131,072`.
+  static std::string grouped(const std::string& text) {
+    std::string digits;
+    for (char c : text)
+      if (c != '_') digits += c;
+    std::size_t end = 0;
+    while (end < digits.size() && std::isdigit(static_cast<unsigned char>(digits[end]))) ++end;
+    if (end < 4 || (end < digits.size() && digits[end] != '.' && digits[end] != '%')) return digits;
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+      if (i > 0 && i < end && (end - i) % 3 == 0) out += ',';
+      out += digits[i];
+    }
+    return out;
+  }
+
+  // A leaf that is a number as shown, with nothing after it but its unit.
+  Term* number_leaf(const Expr& e) {
+    auto it = leaves.find(&e);
+    if (it == leaves.end() || it->second.kind != Term::Kind::Number || !it->second.items.empty()) return nullptr;
+    const std::string& s = it->second.text;
+    if (s.empty() || s[0] == '$' || s.back() == '%') return nullptr;
+    return &it->second;
+  }
+  // A 1 with no unit: left out as a factor or divisor.
+  bool plain_one(const Expr& e) {
+    const Term* t = number_leaf(e);
+    return t && t->unit.empty() && value_of(&e) == 1.0;
+  }
+  // `1 token`: a 1 whose unit is one name.
+  bool unit_one(const Expr& e) {
+    const Term* t = number_leaf(e);
+    if (!t || t->text != "1" || t->unit.empty()) return false;
+    for (char c : t->unit)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return true;
+  }
+
+  // Multiplies (sign 1) or divides (-1) the number at the end of `e`'s
+  // product by `unit`: the last factor (side 1) or the first (0), where it
+  // is a number whose unit takes it as napkin writes units: `128` becomes
+  // `128 param`, `2 B/value` over token `2 B/value/token`, `8,192 token`
+  // over token `8,192`, `2 FLOP/param/token` by token `2 FLOP/param`.
+  bool attach(Expr& e, const std::string& unit, int sign, int side) {
+    Expr* n = &e;
+    while (n->kind == ExprKind::Binary && (n->op == ast::BinOp::Mul || n->op == ast::BinOp::Div)) {
+      if (side == 1 && n->op == ast::BinOp::Div) sign = -sign;
+      n = n->items[side].get();
+    }
+    Term* t = number_leaf(*n);
+    if (!t || t->unit.find_first_of("*^() ") != std::string::npos) return false;
+    std::string& u = t->unit;
+    const std::size_t slash = u.rfind('/');
+    if (sign > 0 && u.empty())
+      u = unit;
+    else if (sign > 0 && slash != std::string::npos && u.compare(slash + 1, std::string::npos, unit) == 0)
+      u.resize(slash == 1 && u[0] == '1' ? 0 : slash);  // `1/token` by token: no unit
+    else if (sign < 0 && u == unit)
+      u.clear();
+    else if (sign < 0 && !u.empty())
+      u += "/" + unit;
+    else
+      return false;
+    if (value_of(n) != 0.0) values.erase(n);  // a unit may scale it (`1 GB`); zero stays zero
+    return true;
+  }
 
   std::optional<double> value_of(const Expr* e) const {
     auto it = values.find(e);
@@ -83,9 +221,9 @@ struct Flattener {
       case ExprKind::If:
       case ExprKind::Measure: return traced(e, t);
       case ExprKind::Binary: return binary(e, t);
+      case ExprKind::Convert: return build(*e.items[0], t);  // the same value: the result says its unit
       case ExprKind::Negate:
-      case ExprKind::Not:
-      case ExprKind::Convert: {
+      case ExprKind::Not: {
         auto n = std::make_unique<Expr>(e.kind, e.span);
         n->unit = e.unit;
         n->items.push_back(build(*e.items[0], t));
@@ -95,7 +233,9 @@ struct Flattener {
         double v = e.number * (e.percent ? 0.01 : 1);
         // With a unit its value is known only when it is zero, which is all the simplifications need.
         const bool known = !e.unit || e.number == 0;
-        return as_written(e, known ? std::optional<double>(v) : std::nullopt);
+        Term written = term_of(e);
+        written.text = grouped(written.text);
+        return leaf(e, std::move(written), known ? std::optional<double>(v) : std::nullopt);
       }
       default: return as_written(e);
     }
@@ -109,7 +249,22 @@ struct Flattener {
     if (e.kind == ExprKind::Measure) return value_leaf(e, te->value);
     if (e.kind == ExprKind::Call) {
       if (te->call && te->call->decl) {
-        if (ExprPtr body = open(*te->call->decl->value, te->call->trace)) return body;
+        const ast::Stmt& decl = *te->call->decl;
+        Frame fr{&decl, std::vector<const Expr*>(decl.params.size(), nullptr), &t, current};
+        std::size_t next = 0;  // as the interpreter binds them: positions first, then names
+        for (std::size_t i = 1; i < e.items.size(); ++i) {
+          const std::string& name = e.arg_names[i - 1];
+          std::size_t slot = name.empty() ? next++ : decl.params.size();
+          for (std::size_t p = 0; !name.empty() && p < decl.params.size(); ++p)
+            if (decl.params[p].name == name) slot = p;
+          if (slot < fr.args.size()) fr.args[slot] = e.items[i].get();
+        }
+        frames.push_back(std::move(fr));
+        const int saved = current;
+        current = static_cast<int>(frames.size()) - 1;
+        ExprPtr body = open(*decl.value, te->call->trace);
+        current = saved;
+        if (body) return body;
         return value_leaf(e, te->value);
       }
       // A builtin keeps its call, with its arguments inlined.
@@ -120,6 +275,18 @@ struct Flattener {
       if (te->value.kind == Value::Kind::Quantity) values[n.get()] = te->value.q.v;
       return n;
     }
+    if (e.kind == ExprKind::Name && !te->rec && !te->binding && current >= 0) {
+      const int at = current;  // frames may grow while the argument is built
+      for (std::size_t p = 0; p < frames[at].decl->params.size(); ++p) {
+        if (frames[at].decl->params[p].name != e.text || !frames[at].args[p]) continue;
+        const Expr* arg = frames[at].args[p];
+        const Trace* caller = frames[at].caller;
+        current = frames[at].parent;
+        ExprPtr out = build(*arg, *caller);
+        current = at;
+        return out;
+      }
+    }
     if (te->value.note) return value_leaf(e, te->value);  // measured, or a fallback: a leaf
     const Expr* formula = nullptr;
     const Trace* inner = nullptr;
@@ -128,6 +295,8 @@ struct Flattener {
       // An input (a field declared with a type) is a figure of the record's
       // spec, shown as a value even where a default formula computed it: a
       // model's head_dim is 128, as the model card writes it, not 4,096 / 32.
+      if (slot.decl && slot.decl->value && te->value.samples && is_literal(*slot.decl->value))
+        return range_leaf(e, *slot.decl->value);
       if (slot.type_decl) return value_leaf(e, te->value);
       if (slot.decl && slot.decl->value) {
         formula = slot.decl->value.get();
@@ -139,6 +308,7 @@ struct Flattener {
     }
     if (formula && !is_literal(*formula))
       if (ExprPtr body = open(*formula, *inner)) return body;
+    if (formula && te->value.samples) return range_leaf(e, *formula);
     return value_leaf(e, te->value);  // an input, a literal, or a function's parameter
   }
 
@@ -153,10 +323,13 @@ struct Flattener {
       dropped.push_back(std::move(gone));
       return std::move(kept);
     };
-    if (e.op == BinOp::Mul && is_one(*e.items[1])) return keep(r, l);
-    if (e.op == BinOp::Mul && is_one(*e.items[0])) return keep(l, r);
-    if (e.op == BinOp::Div && is_one(*e.items[1])) return keep(r, l);
-    if (e.op == BinOp::Mul && lv == 1.0 && !e.items[0]->unit) return keep(l, r);
+    if ((e.op == BinOp::Mul || e.op == BinOp::Div) && plain_one(*r)) return keep(r, l);
+    if (e.op == BinOp::Mul && plain_one(*l)) return keep(l, r);
+    // `· 1 token` and `/ 1 token`: the unit goes onto the number beside it.
+    if ((e.op == BinOp::Mul || e.op == BinOp::Div) && unit_one(*r) &&
+        attach(*l, leaves.at(r.get()).unit, e.op == BinOp::Mul ? 1 : -1, 1))
+      return keep(r, l);
+    if (e.op == BinOp::Mul && unit_one(*l) && attach(*r, leaves.at(l.get()).unit, 1, 0)) return keep(l, r);
     if ((e.op == BinOp::Add || e.op == BinOp::Sub) && rv == 0.0) return keep(r, l);
     if (e.op == BinOp::Add && lv == 0.0) return keep(l, r);
     auto n = std::make_unique<Expr>(ExprKind::Binary, e.span);

@@ -28,14 +28,15 @@ expect_in explain.result "$tmp/tree" '= 16 GiB$'
 
 # The flat form: one line, as a textbook writes it, ending in the result:
 # K and V, the model's head_dim as its card gives it (an input shows its
-# value, though its default formula computed it), 2 B a value, and no
+# value, though its default formula computed it), 2 B a value per token of a
+# layer (`/ 1 token` written on the number it divides), and no
 # `-> GiB` (the result says the unit).
-flat='2 · 8 · 128 · 2 B/value · 32 · 131,072 token'
+flat='2 · 8 · 128 · 2 B/value/token · 32 · 131,072 token'
 expect explain.flat 0 "$kv = $flat = 16 GiB" -- "$napkin" explain "$drills" "$kv" --flat
 expect explain.flat_field 0 "drill4.kv = $flat = 16 GiB" -- "$napkin" explain "$drills" drill4.kv --flat
 expect_match explain.flat_markdown 0 "^\`drill4\.kv\` = \`kv_cache_bytes.*\` = \`$flat\` = \*\*16 GiB\*\*\$" out -- \
   "$napkin" explain "$drills" drill4.kv --flat --format markdown
-expect_match explain.flat_latex 0 '^  &= 2 \\cdot 8 \\cdot 128 \\cdot 2\\,\\mathrm\{B/value\} \\cdot 32 \\cdot 131\{,\}072\\,\\mathrm\{token\} \\\\$' out -- \
+expect_match explain.flat_latex 0 '^  &= 2 \\cdot 8 \\cdot 128 \\cdot 2\\,\\mathrm\{B/value/token\} \\cdot 32 \\cdot 131\{,\}072\\,\\mathrm\{token\} \\\\$' out -- \
   "$napkin" explain "$drills" drill4.kv --flat --format latex
 expect_match explain.flat_latex_result 0 '^  &= 16\\,\\mathrm\{GiB\}$' out -- \
   "$napkin" explain "$drills" drill4.kv --flat --format latex
@@ -91,5 +92,35 @@ let a = 39.0196 GB
 check a == 39.02 GB
 NAPKIN
 expect_match check.digits 1 'check failed: 39\.0196 GB == 39\.02 GB is false' err -- "$napkin" run "$tmp/close.napkin"
+
+# The flat line is napkin, units and all (tests/cli/flat_readback.py reads
+# every example's back with `napkin eval`). A unit goes onto its number:
+# q_proj = d · heads · head_dim · 1 param = 6,144 · 48 · 128 = 37,748,736 param.
+expect explain.flat_unit_on_number 0 'parameters.q_proj = 6,144 · 48 · 128 param = 37,748,736 param' -- \
+  "$napkin" explain "$exercise" parameters.q_proj --flat
+# batch · 1 token / weight_read_time at batch 1: the token stays, so the line is token/s.
+expect_match explain.flat_keeps_token 0 '^decode\.tokens_per_s = 1 token / \(\(48 · \(6,144 · 48 · 128 param \+ .* · 2 B/param / \(5\.3 TB/s\)\) = 135\.8 token/s$' out -- \
+  "$napkin" explain "$exercise" decode.tokens_per_s --flat
+# ZeRO-1 over 64 GPUs: 7.5e9 · (2 + 2 + 12/64) B = 31.41 GB; stage 0 divides by a plain 1, which goes.
+expect explain.flat_zero1 0 'rule6_training_memory.zero1 = 7,500,000,000 param · (2 B/param + 2 B/param + 12 B/param / 64) = 31.41 GB' -- \
+  "$napkin" explain examples/lab03_rules.napkin rule6_training_memory.zero1 --flat
+expect explain.flat_zero0 0 'rule6_training_memory.zero0 = 7,500,000,000 param · (2 B/param + 2 B/param + 12 B/param) = 120 GB' -- \
+  "$napkin" explain examples/lab03_rules.napkin rule6_training_memory.zero0 --flat
+# A function's parameters open into their arguments: drill 5's bound is not cut short at the weight bytes.
+expect_match explain.flat_arguments 0 '^drill5\.bound = 1 token / \(\(32 · \(4,096 · 32 · 128 param \+ .* · 2 B/param / \(3\.35 TB/s\)\) = 208\.6 token/s$' out -- \
+  "$napkin" explain "$drills" drill5.bound --flat
+# An input is written exactly: 1,307.4 TFLOP/s / 5.3 TB/s = 246.7 FLOP/B (1,307 would give 246.6).
+expect explain.flat_exact_input 0 'regime.ridge = 1,307.4 TFLOP/s / (5.3 TB/s) = 246.7 FLOP/B' -- \
+  "$napkin" explain "$exercise" regime.ridge --flat
+# A range stands as written; eval of the line gives the same median and interval.
+expect explain.flat_range 0 'decode.bandwidth = 8 · 3.35 TB/s · (80% to 90%) = 22.74 TB/s (90%: 21.4–24.1)' -- \
+  "$napkin" explain examples/uncertain_decode.napkin decode.bandwidth --flat
+expect eval.flat_range 0 '22.74 TB/s (90%: 21.4–24.1)' -- "$napkin" eval '8 · 3.35 TB/s · (80% to 90%)'
+
+# A value per token shows as `4 1/token`, which napkin does not read: the flat line writes it
+# `(4 / 1 token)`; 4 per token for 3 tokens is 12.
+printf 'let rate = 4 / 1 token\nlet n = 3\nlet x = rate * n * 1 token\n' >"$tmp/per.napkin"
+expect explain.flat_per_unit 0 'x = (4 / 1 token) · 3 token = 12' -- "$napkin" explain "$tmp/per.napkin" x --flat
+expect eval.flat_per_unit 0 '12' -- "$napkin" eval '(4 / 1 token) · 3 token'
 
 finish

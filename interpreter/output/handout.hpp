@@ -1,0 +1,56 @@
+#pragma once
+// `napkin handout`: the student's sheet, made from the solution file itself
+// so that the two cannot drift apart. It keeps the file's words and its
+// givens and leaves a blank, with the unit it expects, for every answer.
+//
+// The answers (docs/output.md, "Handouts"): every field a scenario defines
+// in its own block that is computed (its formula names something, and is
+// neither a bare name such as `max_context` nor a record such as `drill` or
+// `drill with { ... }`), and every computed field or `let` a check pins.
+// Everything else the file writes is given: a literal with its value, any
+// other formula as written (never its value: a computed value that is not
+// an answer may still be one in disguise).
+#include <string>
+#include <vector>
+
+#include "interpreter/core/interpreter.hpp"
+#include "interpreter/derivation/term.hpp"
+
+namespace napkin {
+
+struct HandoutItem {
+  enum class Kind { Question, Given, Answer };
+  Kind kind = Kind::Given;
+  std::vector<std::string> paragraphs;  // Question: the comment's paragraphs, as written
+  std::string name;                     // Given, Answer: the field or let
+  Term shown;                           // Given: its value (a literal) or its formula
+  std::string unit;                     // Answer: the unit its value is shown in ("" for a number)
+  std::string expects;                  // Answer: what else it is, "true or false", "text"; "" for a quantity
+  std::string note;                     // the comment at the end of its line
+};
+
+struct HandoutSection {
+  std::string kind;  // model, hardware, scenario, record; "let" for the file's lets
+  std::string name;
+  std::string base;  // what it extends
+  Term origin;       // `decode with { gpu = h100_sxm }` for a record made so; empty otherwise
+  std::vector<HandoutItem> items;
+};
+
+struct Handout {
+  std::string title;                // the first paragraph of the file's opening comment, or the file's name
+  std::vector<std::string> intro;   // the rest of that comment, paragraph by paragraph
+  std::vector<HandoutSection> sections;
+  std::vector<std::string> answers;  // qualified names, in order
+};
+
+// Evaluates `m` (errors are thrown, as `napkin check` throws them) and
+// builds its handout. `name` stands as the title where the file has no
+// opening comment.
+Handout build_handout(Interpreter& in, Module* m, const std::string& name);
+
+std::string handout_text(const Handout& h);
+std::string handout_markdown(const Handout& h);
+std::string handout_latex(const Handout& h);
+
+}  // namespace napkin
