@@ -4,6 +4,7 @@
 
 #include "corpus.hpp"
 #include "interpreter/core/interpreter.hpp"
+#include "interpreter/output/output.hpp"
 #include "interpreter/sweep/sweep.hpp"
 
 namespace napkin::bench {

@@ -8,8 +8,8 @@
 // never changes once released, and its short name (the docs' heading).
 // Add a code in both places, in the same order: the build checks that the
 // table lists every code once, in order. `fmt` prints a Code as its text
-// with grammar/code_format.hpp (kept apart: <fmt/format.h> here would make
-// `fmt` ambiguous wherever napkin::fmt, the formatter, is used unqualified).
+// with grammar/code_format.hpp, kept apart so that this header, which
+// every layer includes, does not bring <fmt/format.h> with it.
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -146,7 +146,6 @@ constexpr bool code_table_in_order() {
 static_assert(code_table_in_order(), "code_table must list every Code once, in the enum's order");
 
 constexpr std::string_view code_text(Code c) { return code_table[static_cast<std::size_t>(c)].text; }
-constexpr std::string_view code_name(Code c) { return code_table[static_cast<std::size_t>(c)].name; }
 
 // Call sites spell a code `codes::add_mismatch`.
 namespace codes {

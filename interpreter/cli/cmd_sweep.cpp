@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "interpreter/output/output.hpp"
 #include "interpreter/sweep/sweep.hpp"
 #include "guarded.hpp"
 

@@ -16,6 +16,10 @@ std::string report_json(const Interpreter& in, const Report& r);
 std::string checks_text(const Interpreter& in, const std::vector<CheckResult>& checks, bool list_passed);
 std::string check_failure_text(const Interpreter& in, const CheckResult& c);
 std::string sweeps_json_text(const Interpreter& in, const std::vector<SweepResult>& sweeps);
+// A sweep's table as text, Markdown and CSV (sweep_table.cpp).
+std::string sweep_text(const Interpreter& in, const SweepResult& s);
+std::string sweep_markdown(const Interpreter& in, const SweepResult& s);
+std::string sweep_csv(const Interpreter& in, const SweepResult& s);
 
 // A sweep's points each format shows at most: a table of a million points is
 // a CSV file (or text), not a JSON document of half a gigabyte, a TOML file

@@ -94,9 +94,4 @@ inline constexpr std::size_t kMaxSweepSamples = 10'000'000;
 SweepResult run_sweep(Interpreter& in, const ast::Stmt& sweep, bool compile = true);
 std::vector<SweepResult> run_sweeps(Interpreter& in, Module* m, bool compile = true);
 
-// Output formats for a sweep's table.
-std::string sweep_text(const Interpreter& in, const SweepResult& s);
-std::string sweep_markdown(const Interpreter& in, const SweepResult& s);
-std::string sweep_csv(const Interpreter& in, const SweepResult& s);
-
 }  // namespace napkin

@@ -13,6 +13,7 @@
 #include "grammar/diagnostic.hpp"
 #include "interpreter/core/samples.hpp"
 #include "interpreter/plot/plot.hpp"
+#include "interpreter/output/output.hpp"
 #include "interpreter/sweep/sweep.hpp"
 #include "support.hpp"
 
