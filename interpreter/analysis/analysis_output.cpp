@@ -134,6 +134,38 @@ std::string elasticity_text(const SensitivityInput& i) {
   return fmt::format("{:+.4f}", i.elasticity);
 }
 
+// What was left out of the ranking, in a line or two: the inputs set in the
+// library, those --except names. Inputs read only by conditions are not
+// mentioned: the value does not change with them where it is taken.
+static std::string unranked_text(const SensitivityResult& r) {
+  std::vector<std::string> outside, excepted;  // the modules that set them; the names left out
+  std::size_t outside_count = 0;
+  for (const auto& u : r.unranked) {
+    if (u.why == "left out (--except)") {
+      excepted.push_back(u.path);
+    } else if (u.why == "set outside the file") {
+      ++outside_count;
+      const std::string where = u.where_set.substr(0, u.where_set.rfind(':'));
+      if (std::find(outside.begin(), outside.end(), where) == outside.end()) outside.push_back(where);
+    }
+  }
+  std::sort(outside.begin(), outside.end());
+  std::string out;
+  if (r.inputs.empty()) out += fmt::format("\n  {}: none of them is an input of this value\n", r.ranked);
+  if (outside_count > 0) {
+    std::string from;
+    for (const auto& w : outside) from += (from.empty() ? "" : ", ") + w;
+    out += fmt::format("\n  not ranked: {} input{} set in {}\n  (--all-inputs ranks every input, --vary NAME,... the ones named)\n",
+                       outside_count, outside_count == 1 ? "" : "s", from);
+  }
+  if (!excepted.empty()) {
+    std::string which;
+    for (const auto& w : excepted) which += (which.empty() ? "" : ", ") + w;
+    out += fmt::format("{}  left out (--except): {}\n", outside_count > 0 ? "" : "\n", which);
+  }
+  return out;
+}
+
 std::string sensitivity_text(Interpreter& in, const SensitivityResult& r) {
   std::string out = fmt::format("{} = {}\n", r.name, in.show(r.value));
   out += "elasticity: the % change of the value per 1% change of the input (d ln y / d ln x)\n";
@@ -173,6 +205,7 @@ std::string sensitivity_text(Interpreter& in, const SensitivityResult& r) {
     out += "\n";
     for (const auto& [why, which] : notes) out += fmt::format("  {}: {}\n", which, why);
   }
+  out += unranked_text(r);
   return out;
 }
 
@@ -195,6 +228,10 @@ std::string sensitivity_json(Interpreter& in, const SensitivityResult& r) {
     if (!i.note.empty()) e["note"] = i.note;
     j["inputs"].push_back(std::move(e));
   }
+  j["ranked"] = r.ranked;
+  j["not_ranked"] = json::array();
+  for (const auto& u : r.unranked)
+    j["not_ranked"].push_back({{"input", u.path}, {"field", u.label}, {"set_at", u.where_set}, {"why", u.why}});
   return j.dump(2) + "\n";
 }
 
