@@ -60,7 +60,7 @@ TEST_CASE("by default only the inputs the file sets are ranked", "[sensitivity]"
   CHECK(find(all, "decode.model.layers").elasticity == 1.0);
 }
 
-TEST_CASE("--vary ranks the inputs named, --except leaves some out", "[sensitivity]") {
+TEST_CASE("vary ranks the inputs named, except leaves some out", "[sensitivity]") {
   Session s;
   s.load(kDecode);
   SensitivityOptions vary;
