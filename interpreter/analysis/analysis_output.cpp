@@ -151,7 +151,10 @@ static std::string unranked_text(const SensitivityResult& r) {
   }
   std::sort(outside.begin(), outside.end());
   std::string out;
-  if (r.inputs.empty()) out += fmt::format("\n  {}: none of them is an input of this value\n", r.ranked);
+  if (r.inputs.empty())
+    out += !excepted.empty()  ? "  nothing ranked: --except leaves out every input chosen\n"
+           : r.file.empty()   ? "  nothing ranked: the value depends on no input\n"
+                              : fmt::format("  nothing ranked: {} sets none of the inputs this value depends on\n", r.file);
   if (outside_count > 0) {
     std::string from;
     for (const auto& w : outside) from += (from.empty() ? "" : ", ") + w;
@@ -161,7 +164,7 @@ static std::string unranked_text(const SensitivityResult& r) {
   if (!excepted.empty()) {
     std::string which;
     for (const auto& w : excepted) which += (which.empty() ? "" : ", ") + w;
-    out += fmt::format("{}  left out (--except): {}\n", outside_count > 0 ? "" : "\n", which);
+    out += fmt::format("{}  left out (--except): {}\n", outside_count > 0 || r.inputs.empty() ? "" : "\n", which);
   }
   return out;
 }
@@ -194,6 +197,7 @@ std::string sensitivity_text(Interpreter& in, const SensitivityResult& r) {
   std::array<std::size_t, 5> w{};
   for (const auto& row : rows)
     for (std::size_t c = 0; c < cols; ++c) w[c] = std::max(w[c], width(row[c]));
+  if (r.inputs.empty()) rows.clear();  // nothing ranked: no table; the lines below say why
   for (const auto& row : rows) {
     std::string line = "  ";
     for (std::size_t c = 0; c + 1 < cols; ++c) line += pad(row[c], w[c]) + "  ";

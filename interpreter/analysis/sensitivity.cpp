@@ -275,6 +275,7 @@ SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& nam
   out.ranked = !options.vary.empty() ? "the inputs named"
                : options.all_inputs  ? "every input"
                                      : fmt::format("the inputs {} sets", file_name);
+  if (options.vary.empty() && !options.all_inputs) out.file = file_name;
 
   // Each input once, as the arithmetic reaches it, then those reached only
   // through conditions.

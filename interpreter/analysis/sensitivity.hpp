@@ -64,6 +64,7 @@ struct SensitivityResult {
   std::vector<SensitivityInput> inputs;  // largest |elasticity| first; inputs without one last
   bool has_ranges = false;               // some input is a range: the table shows variance shares
   std::string ranked;                    // which inputs: "the inputs examples/x.napkin sets", "every input", "the inputs named"
+  std::string file;                      // by default: the file whose inputs are ranked; else empty
   std::vector<UnrankedInput> unranked;   // in the order found
 };
 

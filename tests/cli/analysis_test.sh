@@ -106,6 +106,9 @@ expect_count sens.except.rows "$tmp/out" '^  decode\.' 3
 expect_in sens.except.line "$tmp/out" '^  left out \(--except\): decode\.gpus, decode\.mfu$'
 expect_match sens.vary.typo 2 'error\[E0800\]: --vary `bach`: decode.tokens_per_s depends on no input of that name' err -- "$napkin" sensitivity "$ex" decode.tokens_per_s --vary bach
 expect_in sens.vary.typo.help "$tmp/err" 'did you mean `batch`'
+# The file sets nothing llama3_70b's count depends on: no table, and why.
+expect_match sens.none 0 '^  nothing ranked: examples/uncertain_decode\.napkin sets none of the inputs this value depends on$' out -- "$napkin" sensitivity "$ex" llama3_70b.params
+expect_not_in sens.none.table "$tmp/out" '^  input '
 expect_match sens.json.not_ranked 0 '"why": "set outside the file"' out -- "$napkin" sensitivity "$ex" decode.tokens_per_s --format json
 # A million samples a range: the varied copies give their ranges back, so
 # every input is ranked (before, one was, and the rest said "would hold").
