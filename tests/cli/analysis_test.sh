@@ -53,6 +53,9 @@ expect_match solve.whole.json 0 '"si": 8192(\.0)?,' out -- "$napkin" solve "$tmp
 # A statement naming an unknown record points at the name in the file.
 printf 'record r {\n  x = 2\n}\nsolve nope for x max where x < 5\n' >"$tmp/unknown.napkin"
 expect_match solve.unknown_record 2 "^$tmp/unknown\.napkin:4:7: error\[E0300\]: unknown name \`nope\`" err -- "$napkin" run "$tmp/unknown.napkin"
+# An input the record does not have: at the input's name (4:13), not the statement.
+printf 'record r {\n  x = 2\n}\nsolve r for xx max where x < 5\n' >"$tmp/unknown_input.napkin"
+expect_match solve.unknown_input 2 "^$tmp/unknown_input\.napkin:4:13: error\[E0800\]: r has no field \`xx\` to solve for" err -- "$napkin" run "$tmp/unknown_input.napkin"
 
 # Errors: no solution (E0503), a condition that is not one, usage.
 expect_match solve.no_solution 2 'error\[E0503\]: no solution in \[300, 400\]' err -- "$napkin" solve "$ex" decode --for batch --max fits --lo 300 --hi 400
