@@ -57,6 +57,7 @@ enum class Code : std::uint8_t {
   check_not_bool,
   bad_tolerance,  // `within` zero or negative
   no_solution,    // `napkin solve`: the condition does not change in the bracket
+  no_root,        // `napkin solve`: A - B changes sign across a jump or a pole, not a root
 
   import_not_found,
   import_cycle,
@@ -118,6 +119,7 @@ inline constexpr CodeInfo code_table[] = {
     {Code::check_not_bool, "E0501", "check_not_bool"},
     {Code::bad_tolerance, "E0502", "bad_tolerance"},
     {Code::no_solution, "E0503", "no_solution"},
+    {Code::no_root, "E0504", "no_root"},
 
     {Code::import_not_found, "E0600", "import_not_found"},
     {Code::import_cycle, "E0601", "import_cycle"},

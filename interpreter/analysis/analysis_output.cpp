@@ -134,6 +134,41 @@ std::string elasticity_text(const SensitivityInput& i) {
   return fmt::format("{:+.4f}", i.elasticity);
 }
 
+// What was left out of the ranking, in a line or two: the inputs set in the
+// library, those --except names. Inputs read only by conditions are not
+// mentioned: the value does not change with them where it is taken.
+static std::string unranked_text(const SensitivityResult& r) {
+  std::vector<std::string> outside, excepted;  // the modules that set them; the names left out
+  std::size_t outside_count = 0;
+  for (const auto& u : r.unranked) {
+    if (u.why == "left out (--except)") {
+      excepted.push_back(u.path);
+    } else if (u.why == "set outside the file") {
+      ++outside_count;
+      const std::string where = u.where_set.substr(0, u.where_set.rfind(':'));
+      if (std::find(outside.begin(), outside.end(), where) == outside.end()) outside.push_back(where);
+    }
+  }
+  std::sort(outside.begin(), outside.end());
+  std::string out;
+  if (r.inputs.empty())
+    out += !excepted.empty()  ? "  nothing ranked: --except leaves out every input chosen\n"
+           : r.file.empty()   ? "  nothing ranked: the value depends on no input\n"
+                              : fmt::format("  nothing ranked: {} sets none of the inputs this value depends on\n", r.file);
+  if (outside_count > 0) {
+    std::string from;
+    for (const auto& w : outside) from += (from.empty() ? "" : ", ") + w;
+    out += fmt::format("\n  not ranked: {} input{} set in {}\n  (--all-inputs ranks every input, --vary NAME,... the ones named)\n",
+                       outside_count, outside_count == 1 ? "" : "s", from);
+  }
+  if (!excepted.empty()) {
+    std::string which;
+    for (const auto& w : excepted) which += (which.empty() ? "" : ", ") + w;
+    out += fmt::format("{}  left out (--except): {}\n", outside_count > 0 || r.inputs.empty() ? "" : "\n", which);
+  }
+  return out;
+}
+
 std::string sensitivity_text(Interpreter& in, const SensitivityResult& r) {
   std::string out = fmt::format("{} = {}\n", r.name, in.show(r.value));
   out += "elasticity: the % change of the value per 1% change of the input (d ln y / d ln x)\n";
@@ -162,6 +197,7 @@ std::string sensitivity_text(Interpreter& in, const SensitivityResult& r) {
   std::array<std::size_t, 5> w{};
   for (const auto& row : rows)
     for (std::size_t c = 0; c < cols; ++c) w[c] = std::max(w[c], width(row[c]));
+  if (r.inputs.empty()) rows.clear();  // nothing ranked: no table; the lines below say why
   for (const auto& row : rows) {
     std::string line = "  ";
     for (std::size_t c = 0; c + 1 < cols; ++c) line += pad(row[c], w[c]) + "  ";
@@ -173,6 +209,7 @@ std::string sensitivity_text(Interpreter& in, const SensitivityResult& r) {
     out += "\n";
     for (const auto& [why, which] : notes) out += fmt::format("  {}: {}\n", which, why);
   }
+  out += unranked_text(r);
   return out;
 }
 
@@ -195,6 +232,10 @@ std::string sensitivity_json(Interpreter& in, const SensitivityResult& r) {
     if (!i.note.empty()) e["note"] = i.note;
     j["inputs"].push_back(std::move(e));
   }
+  j["ranked"] = r.ranked;
+  j["not_ranked"] = json::array();
+  for (const auto& u : r.unranked)
+    j["not_ranked"].push_back({{"input", u.path}, {"field", u.label}, {"set_at", u.where_set}, {"why", u.why}});
   return j.dump(2) + "\n";
 }
 

@@ -16,6 +16,15 @@
 // median: the elasticity is that of the value's point value), and is also
 // fixed at its median, all else left uncertain, to see how much of the
 // value's variance goes away: its variance share.
+//
+// Which inputs are ranked: by default those the file itself sets (its own
+// declarations), so that a library's architecture constants do not fill the
+// table; all of them with `all_inputs`; the ones named with `vary`; less
+// the ones named with `except`. An input read only by conditions (`if
+// experts > 1 then …`) on the way to the value is not ranked: along the
+// branches taken, the value's formula does not contain it, so the value is
+// the same until one of those conditions turns, and a one-sided slope at the
+// turn (experts = 1 in a dense model) says nothing about the formula.
 #include <string>
 #include <vector>
 
@@ -41,17 +50,35 @@ struct SensitivityInput {
   double variance_share = 0;
 };
 
+// An input found and not ranked, and why.
+struct UnrankedInput {
+  std::string path;       // "decode.model.layers"
+  std::string label;      // "llama3_70b.layers"
+  std::string where_set;  // "std/models:75"
+  std::string why;        // "set outside the file", "left out (--except)", "read only by conditions"
+};
+
 struct SensitivityResult {
   std::string name;  // "decode.tokens_per_s"
   Value value;
   std::vector<SensitivityInput> inputs;  // largest |elasticity| first; inputs without one last
   bool has_ranges = false;               // some input is a range: the table shows variance shares
+  std::string ranked;                    // which inputs: "the inputs examples/x.napkin sets", "every input", "the inputs named"
+  std::string file;                      // by default: the file whose inputs are ranked; else empty
+  std::vector<UnrankedInput> unranked;   // in the order found
+};
+
+struct SensitivityOptions {
+  std::vector<std::string> vary;    // rank only these (a path, the path below the record, or RECORD.FIELD)
+  std::vector<std::string> except;  // leave these out
+  bool all_inputs = false;          // every input, not only the file's own
 };
 
 inline constexpr double kSensitivityStep = 1e-4;
 
 // `name` is RECORD.FIELD (RECORD any expression naming a record) whose value
 // is a number.
-SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& name);
+// A name in `vary` or `except` that is no input of the value is error E0800.
+SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& name, const SensitivityOptions& options = {});
 
 }  // namespace napkin

@@ -7,107 +7,214 @@
 
 #include "grammar/printer.hpp"
 #include "interpreter/core/suggest.hpp"
+#include "solve_search.hpp"
 
 namespace napkin {
 namespace {
 
-// Whole numbers beyond 2^53 are not all doubles: the search stops there.
-constexpr double kMaxWhole = 9007199254740992.0;
+using solve_detail::Bracket;
+using solve_detail::kMaxWhole;
+using solve_detail::no_solution;
+using solve_detail::Search;
+using solve_detail::usage;
 
-[[noreturn]] void no_solution(std::string message, std::string help) {
+[[noreturn]] void not_a_root(std::string message) {
   Diagnostic d;
-  d.code = codes::no_solution;
+  d.code = codes::no_root;
   d.message = std::move(message);
-  d.help = std::move(help);
+  d.help = "the condition is not continuous there: solve for a condition that crosses, or bracket a real root";
   throw Error(std::move(d));
 }
 
-[[noreturn]] void usage(std::string message, std::string help = {}) {
-  Diagnostic d;
-  d.code = codes::usage;
-  d.message = std::move(message);
-  d.help = std::move(help);
-  throw Error(std::move(d));
-}
-
-struct Search {
-  Interpreter& in;
-  Module* m;
-  Record* base;
-  std::size_t slot;
+// The input and where the search starts: what solving needs to know of the
+// record before it evaluates the condition.
+struct Target {
+  Record* base = nullptr;
+  std::size_t slot = 0;
   Dim dim;
-  const SolveSpec& spec;
-  const ast::Expr& cond;
+  double start = 1;
   bool integer = false;
-  int evaluations = 0;
-
-  Value at(double x) const { return Value::quantity(x, dim); }
-
-  Record* point(double x) { return in.with_values(base, {{slot, at(x)}}); }
-
-  // The condition at x: a boolean for max/min; for ==, the sign of A - B.
-  struct Seen {
-    bool holds = false;  // max/min: the condition; ==: A - B has reached (or passed) zero going up
-    double f = 0;        // ==: A - B
-    Value a, b;
-  };
-
-  Seen see(Record* r, Trace* trace) {
-    if (++evaluations > kMaxSolveEvaluations)
-      no_solution(fmt::format("no solution found in {} evaluations", kMaxSolveEvaluations),
-                  "give a narrower bracket with --lo and --hi");
-    Seen s;
-    if (spec.goal == SolveGoal::Equal) {
-      s.a = in.eval_in_record(m, r, *cond.items[0], trace);
-      s.b = in.eval_in_record(m, r, *cond.items[1], trace);
-      const auto& qa = in.expect_quantity(s.a, cond.items[0].get(), "the left side of `==`");
-      const auto& qb = in.expect_quantity(s.b, cond.items[1].get(), "the right side of `==`");
-      if (!(qa.dim == qb.dim)) {
-        Diagnostic d;
-        d.code = codes::compare_mismatch;
-        d.message = fmt::format("cannot solve {} == {}: the sides have different dimensions",
-                                in.dim_name(qa.dim), in.dim_name(qb.dim));
-        d.labels.push_back({cond.items[0]->span, fmt::format("this is {} ({})", in.dim_name(qa.dim), in.show(s.a)), true});
-        d.labels.push_back({cond.items[1]->span, fmt::format("this is {} ({})", in.dim_name(qb.dim), in.show(s.b)), false});
-        throw Error(std::move(d));
-      }
-      s.f = qa.v - qb.v;
-    } else {
-      s.a = in.eval_in_record(m, r, cond, trace);
-      if (s.a.kind != Value::Kind::Bool)
-        in.type_error(s.a, &cond, "true or false (the condition of `max where` or `min where`)");
-      s.holds = s.a.b;
-    }
-    return s;
-  }
-  // A point tried and left gives back its fields (with --samples 1000000,
-  // each holds ranges of 8 MB), unless something made there still reaches it.
-  Seen see(double x) {
-    const std::size_t made = in.records_made();
-    Record* r = point(x);
-    Seen s = see(r, nullptr);
-    if (retirable(*r, made)) in.retire(*r);
-    return s;
-  }
 };
 
-// A value from the file: a bracket end.
-double bracket_end(Interpreter& in, Module* m, const std::string& text, const ast::Expr* node, const char* which,
-                   const Dim& dim) {
-  const ast::Expr& e = node ? *node : in.parse_snippet(std::string("<--") + which + ">", text);
-  Value v = in.eval_in(m, e);
-  const Quantity& q = in.expect_quantity(v, &e, which);
-  if (!(q.dim == dim))
-    fail(codes::compare_mismatch, e.span,
-         fmt::format("--{} is {}, but the input is {}", which, in.dim_name(q.dim), in.dim_name(dim)));
-  return q.v;
+// A statement's record is given as text (its path) and parsed on its own:
+// an error there points into the statement, not into the snippet.
+Value record_value(Interpreter& in, Module* m, const SolveSpec& spec) {
+  const ast::Expr& e = in.parse_snippet("<record>", spec.record);
+  try {
+    return in.eval_in(m, e);
+  } catch (Error& err) {
+    if (!spec.record_at.valid() || spec.record_at.text() != spec.record) throw;
+    for (auto& l : err.diagnostic().labels)
+      if (l.span.file == e.span.file)
+        l.span = Span{spec.record_at.file, spec.record_at.begin + l.span.begin, spec.record_at.begin + l.span.end};
+    throw;
+  }
 }
 
-std::string literal(const Interpreter& in, double x, const Dim& dim, bool integer) {
-  if (integer) return fmt::format("{}", static_cast<std::int64_t>(x));
-  std::string s = fmt::format("{:.17g}", x);
+Target find_target(Interpreter& in, Module* m, const SolveSpec& spec, SolveResult& out) {
+  Target t;
+  Value rv = record_value(in, m, spec);
+  if (rv.kind != Value::Kind::Record) {
+    const std::string message =
+        fmt::format("only a record's input can be solved for, but `{}` is {}", spec.record, describe_kind(rv));
+    if (spec.record_at.valid()) fail(codes::not_a_record, spec.record_at, message);
+    fail(codes::not_a_record, in.parse_snippet("<record>", spec.record).span, message);
+  }
+  t.base = rv.rec;
+  out.record = t.base->name.empty() ? spec.record : t.base->name;
+
+  auto it = t.base->index().find(spec.input);
+  if (it == t.base->index().end()) {
+    std::vector<std::string> names;
+    for (const auto& s : t.base->slots()) names.push_back(s.name);
+    auto close = closest(spec.input, names);
+    const std::string help =
+        close.empty() ? std::string("name one of its inputs") : fmt::format("did you mean `{}`?", close[0]);
+    const std::string message = fmt::format("{} has no field `{}` to solve for", out.record, spec.input);
+    if (spec.input_at.valid()) fail(codes::usage, spec.input_at, message, help);
+    usage(message, help);
+  }
+  t.slot = it->second;
+  const Slot& s = t.base->slots()[t.slot];
+  const ast::FieldDecl* declared = s.decl && s.decl->value ? s.decl : (s.type_decl ? s.type_decl : s.decl);
+  if (declared) out.where_set = declared->span.where_line();
+
+  // The input's current value, when it has one: its dimension, where the
+  // search starts, and whether it is a whole number.
+  std::optional<Value> current;
+  try {
+    current = in.field(t.base, t.slot, Span{});
+  } catch (const MissingInput&) {
+  }
+  if (current) {
+    if (current->kind != Value::Kind::Quantity)
+      usage(fmt::format("{}.{} is {}; only a number can be solved for", out.record, spec.input, describe_kind(*current)));
+    t.dim = current->q.dim;
+    t.start = current->q.v;
+    t.integer = t.dim.dimensionless() && std::floor(t.start) == t.start && std::abs(t.start) < kMaxWhole;
+  } else if (s.type_decl && s.type_decl->type.kind == ast::TypeKind::Count) {
+    t.integer = true;
+  } else if (spec.lo.empty() && !spec.lo_node) {
+    usage(fmt::format("{}.{} has no value to start from", out.record, spec.input), "give a bracket with --lo and --hi");
+  }
+  if (!current && s.type_decl && s.type_decl->type.kind == ast::TypeKind::Unit) {
+    // A required input with a unit: its dimension comes from the bracket.
+    const ast::Expr& e = spec.lo_node ? *spec.lo_node : in.parse_snippet("<--lo>", spec.lo);
+    Value v = in.eval_in(m, e);
+    t.dim = in.expect_quantity(v, &e, "--lo").dim;
+  }
+  return t;
+}
+
+// An input's value written in full ("2.9999999999999996", "3 TB/s"): the
+// places of a jump are closer together than a display rounds to.
+std::string exact_text(const Interpreter& in, double x, const Dim& dim) {
+  std::string s = fmt::format("{}", x);
   if (!dim.dimensionless()) s += " " + in.units().format(dim);
   return s;
+}
+
+// The bracket's ends: an answer there, or no answer at all.
+struct AtEnds {
+  bool found = false;
+  double answer = 0;
+  bool at_bracket_end = false;
+};
+
+AtEnds check_ends(Interpreter& in, const SolveSpec& spec, const Search& s, const Bracket& b, const std::string& bracket) {
+  const std::string widen = b.given ? "widen the bracket (--lo, --hi)" : "give a bracket with --lo and --hi";
+  if (spec.goal == SolveGoal::Equal) {
+    if (b.slo.f == 0) return {true, b.lo, false};
+    if (b.shi.f == 0) return {true, b.hi, false};
+    if ((b.slo.f > 0) == (b.shi.f > 0))
+      no_solution(fmt::format("no solution in {}: {} - {} does not change sign between {} and {} ({} and {})", bracket,
+                              print_expr(*s.cond.items[0]), print_expr(*s.cond.items[1]), in.show(s.at(b.lo)),
+                              in.show(s.at(b.hi)), in.show(Value::quantity(b.slo.f, b.slo.a.q.dim)),
+                              in.show(Value::quantity(b.shi.f, b.shi.a.q.dim))),
+                  widen);
+    return {};
+  }
+  const bool max = spec.goal == SolveGoal::Max;
+  const Search::Seen& inner = max ? b.slo : b.shi;  // the end that must hold
+  const Search::Seen& outer = max ? b.shi : b.slo;
+  if (!inner.holds)
+    no_solution(fmt::format("no solution in {}: {} does not hold at {}, the bracket's {} end", bracket, spec.condition,
+                            in.show(s.at(max ? b.lo : b.hi)), max ? "low" : "high"),
+                widen);
+  if (!outer.holds) return {};
+  // A whole-number input starts at 1: `min where` may hold there.
+  const bool at_one = s.integer && !max && b.lo <= 1;
+  if (!b.given && !at_one)
+    no_solution(fmt::format("{} still holds at {}: no {} value", spec.condition, in.show(s.at(max ? b.hi : b.lo)),
+                            max ? "largest" : "smallest"),
+                "give a bracket with --lo and --hi");
+  return {true, max ? b.hi : b.lo, true};
+}
+
+// What bisection ended on: for max, the largest value known to hold; for
+// min, the smallest; for == over whole numbers, the first one at or past
+// the crossing; for == over other values, the end nearer the root, or a
+// whole number in the last interval that is nearer still (a crossing at
+// 8192 is 8192, not 8191.99999999779).
+double pick(Search& s, const Bracket& b) {
+  switch (s.spec.goal) {
+    case SolveGoal::Max: return b.lo;
+    case SolveGoal::Min: return b.hi;
+    case SolveGoal::Equal: break;
+  }
+  if (s.integer) return b.hi;
+  double answer = std::abs(b.slo.f) <= std::abs(b.shi.f) ? b.lo : b.hi;
+  const double best = std::min(std::abs(b.slo.f), std::abs(b.shi.f));
+  const double whole = std::round(answer);
+  if (whole == answer || whole < b.lo || whole > b.hi || std::abs(whole) >= kMaxWhole) return answer;
+  try {
+    if (std::abs(s.see(whole).f) <= best) answer = whole;
+  } catch (const Error&) {
+    // No value there (1 / (x - 2) at 2): the answer stays where bisection
+    // ended, and verification says what lies between.
+  }
+  return answer;
+}
+
+// For == over a real input, A - B at the answer must be within
+// kEqualTolerance of the sides' size at the bracket's ends; otherwise A - B
+// changed sign without passing zero, across a jump or a pole, and the
+// message names both and where.
+void verify_root(Interpreter& in, Search& s, const Bracket& ends, const Bracket& last, const Search::Seen& at,
+                 const std::string& bracket) {
+  auto size = [](const Search::Seen& x) { return std::max(std::abs(x.a.q.v), std::abs(x.b.q.v)); };
+  const double scale = std::max(size(ends.slo), size(ends.shi));
+  if (std::abs(at.f) <= solve_detail::kEqualTolerance * scale) return;
+  const auto& lhs = *s.cond.items[0];
+  const auto& rhs = *s.cond.items[1];
+  const std::string input = s.spec.input;
+  const std::string where = fmt::format("between {} = {} and {} = {}", input, exact_text(in, last.lo, s.dim), input,
+                                        exact_text(in, last.hi, s.dim));
+  const std::string values = fmt::format("{} = {} and {}", print_expr(lhs), in.show(last.slo.a), in.show(last.shi.a));
+  const std::string target = rhs.kind == ast::ExprKind::Number ? in.show(last.slo.b) : print_expr(rhs);
+  // A pole: the sides grow far beyond anything seen at the bracket's ends.
+  if (std::max(size(last.slo), size(last.shi)) > 1e6 * scale)
+    not_a_root(fmt::format("no solution in {}: {} has a pole {} ({}): it changes sign there without equalling {}",
+                           bracket, print_expr(lhs), where, values, target));
+  not_a_root(fmt::format("no solution in {}: {} jumps {} ({}) without equalling {}", bracket, print_expr(lhs), where,
+                         values, target));
+}
+
+// The condition at the solution must hold: a point where it does not is
+// never reported (for == over whole numbers, A - B is zero there or has
+// the other sign one step before).
+void verify(Interpreter& in, const SolveSpec& spec, const SolveResult& out, const Search::Seen& at,
+            const Search::Seen* beyond) {
+  bool ok = true;
+  if (spec.goal == SolveGoal::Equal) {
+    if (out.integer && at.f != 0) ok = beyond && (beyond->f == 0 || (beyond->f > 0) != (at.f > 0));
+  } else {
+    ok = at.holds && (!beyond || !beyond->holds);
+  }
+  if (!ok)
+    no_solution(fmt::format("the search ended at {} = {}, where {} does not hold", spec.input, in.show(out.solution),
+                            spec.condition),
+                "the condition is not monotone in the input over the bracket: give a narrower bracket with --lo and --hi");
 }
 
 }  // namespace
@@ -143,56 +250,8 @@ static SolveResult solve_here(Interpreter& in, Module* m, const SolveSpec& spec)
   out.input = spec.input;
   out.goal = spec.goal;
   out.condition = spec.condition;
-
-  const ast::Expr& rec_expr = in.parse_snippet("<record>", spec.record);
-  Value rv = in.eval_in(m, rec_expr);
-  if (rv.kind != Value::Kind::Record)
-    fail(codes::not_a_record, rec_expr.span,
-         fmt::format("only a record's input can be solved for, but `{}` is {}", spec.record, describe_kind(rv)));
-  Record* base = rv.rec;
-  out.record = base->name.empty() ? spec.record : base->name;
-
-  auto it = base->index().find(spec.input);
-  if (it == base->index().end()) {
-    std::vector<std::string> names;
-    for (const auto& s : base->slots()) names.push_back(s.name);
-    auto close = closest(spec.input, names);
-    usage(fmt::format("{} has no field `{}` to solve for", out.record, spec.input),
-          close.empty() ? std::string("name one of its inputs") : fmt::format("did you mean `{}`?", close[0]));
-  }
-  const std::size_t slot = it->second;
-  const Slot& s = base->slots()[slot];
-  const ast::FieldDecl* declared = s.decl && s.decl->value ? s.decl : (s.type_decl ? s.type_decl : s.decl);
-  if (declared) out.where_set = declared->span.where_line();
-
-  // The input's current value, when it has one: its dimension, where the
-  // search starts, and whether it is a whole number.
-  std::optional<Value> current;
-  try {
-    current = in.field(base, slot, Span{});
-  } catch (const MissingInput&) {
-  }
-  Dim dim;
-  double start = 1;
-  bool integer = false;
-  if (current) {
-    if (current->kind != Value::Kind::Quantity)
-      usage(fmt::format("{}.{} is {}; only a number can be solved for", out.record, spec.input, describe_kind(*current)));
-    dim = current->q.dim;
-    start = current->q.v;
-    integer = dim.dimensionless() && std::floor(start) == start && std::abs(start) < kMaxWhole;
-  } else if (s.type_decl && s.type_decl->type.kind == ast::TypeKind::Count) {
-    integer = true;
-  } else if (spec.lo.empty() && !spec.lo_node) {
-    usage(fmt::format("{}.{} has no value to start from", out.record, spec.input), "give a bracket with --lo and --hi");
-  }
-  if (!current && s.type_decl && s.type_decl->type.kind == ast::TypeKind::Unit) {
-    // A required input with a unit: its dimension comes from the bracket.
-    const ast::Expr& e = spec.lo_node ? *spec.lo_node : in.parse_snippet("<--lo>", spec.lo);
-    Value v = in.eval_in(m, e);
-    dim = in.expect_quantity(v, &e, "--lo").dim;
-  }
-  out.integer = integer;
+  const Target t = find_target(in, m, spec, out);
+  out.integer = t.integer;
 
   const ast::Expr& cond = spec.condition_node ? *spec.condition_node : in.parse_snippet("<condition>", spec.condition);
   if (spec.goal == SolveGoal::Equal && !(cond.kind == ast::ExprKind::Binary && cond.op == ast::BinOp::Eq))
@@ -200,193 +259,55 @@ static SolveResult solve_here(Interpreter& in, Module* m, const SolveSpec& spec)
          "for the largest or smallest value at which a condition holds, use --max or --min");
   out.condition_expr = &cond;
 
-  Search search{in, m, base, slot, dim, spec, cond, integer};
+  Search search{in, m, t.base, t.slot, t.dim, spec, cond, t.integer};
 
   // The condition once with derivations recorded, before the search turns
   // them off: fields that do not depend on the input are computed here and
   // shared by every point, and must keep their derivations.
-  const double first = integer ? std::max(1.0, start) : start;
-  Search::Seen seen_first = search.see(search.point(first), nullptr);
+  const double first = t.integer ? std::max(1.0, t.start) : t.start;
+  const Search::Seen seen_first = search.see(search.point(first), nullptr);
   const Interpreter::TracingOff no_derivations(in);  // until the solution, below
 
-  // ---- the bracket ----------------------------------------------------
-  // For ==, `holds` means A - B has the sign it has at the top of the
-  // bracket (or is zero): false below the crossing, true from it on.
-  double lo, hi;
-  Search::Seen slo, shi;
   const bool given = !spec.lo.empty() || !spec.hi.empty() || spec.lo_node;
-  if (given) {
-    if (!spec.lo_node && (spec.lo.empty() || spec.hi.empty())) usage("give both ends of the bracket, --lo and --hi");
-    lo = bracket_end(in, m, spec.lo, spec.lo_node, "lo", dim);
-    hi = bracket_end(in, m, spec.hi, spec.hi_node, "hi", dim);
-    if (integer) {
-      lo = std::ceil(lo);
-      hi = std::floor(hi);
-    }
-    if (!(lo < hi)) usage(fmt::format("the bracket is empty: --lo must be below --hi"));
-    slo = search.see(lo);
-    shi = search.see(hi);
-  } else {
-    if (!integer && !(start > 0))
-      usage(fmt::format("{}.{} is {}: the search widens a bracket around a positive value", out.record, spec.input,
-                        in.show(search.at(start))),
-            "give a bracket with --lo and --hi");
-    // Widen by doubling from the current value until the condition changes.
-    const double floor_ = integer ? 1 : 0;
-    lo = hi = first;
-    slo = shi = seen_first;
-    if (spec.goal == SolveGoal::Equal) {
-      for (int k = 0; k < 64; ++k) {
-        const bool can_down = lo / 2 >= floor_ && (!integer || lo > 1);
-        const bool can_up = hi * 2 <= (integer ? kMaxWhole : 1e300);
-        if (!can_down && !can_up) break;
-        if (can_up) {
-          hi = integer ? hi * 2 : hi * 2;
-          shi = search.see(hi);
-          if ((shi.f >= 0) != (slo.f >= 0) || shi.f == 0) break;
-        }
-        if (can_down) {
-          const double next = integer ? std::max(1.0, std::floor(lo / 2)) : lo / 2;
-          Search::Seen sn = search.see(next);
-          if ((sn.f >= 0) != (slo.f >= 0) || sn.f == 0) {
-            hi = lo;
-            shi = slo;
-            lo = next;
-            slo = sn;
-            break;
-          }
-          lo = next;
-          slo = sn;
-        }
-      }
-    } else {
-      // max: holds below, fails above; min: fails below, holds above.
-      const bool want_low_holds = spec.goal == SolveGoal::Max;
-      // Move the low end down until it is on its side, the high end up.
-      for (int k = 0; k < 64 && slo.holds != want_low_holds; ++k) {
-        if (integer ? lo <= 1 : lo / 2 < floor_) break;
-        hi = lo;
-        shi = slo;
-        lo = integer ? std::max(1.0, std::floor(lo / 2)) : lo / 2;
-        slo = search.see(lo);
-      }
-      for (int k = 0; k < 64 && shi.holds == want_low_holds; ++k) {
-        if (hi * 2 > (integer ? kMaxWhole : 1e300)) break;
-        if (lo == hi || slo.holds == want_low_holds) {
-          lo = hi;
-          slo = shi;
-        }
-        hi *= 2;
-        shi = search.see(hi);
-      }
-    }
-  }
-  out.lo = search.at(lo);
-  out.hi = search.at(hi);
-
-  const std::string what = goal_text(spec.goal, spec.condition);
+  if (!given && !t.integer && !(t.start > 0))
+    usage(fmt::format("{}.{} is {}: the search widens a bracket around a positive value", out.record, spec.input,
+                      in.show(search.at(t.start))),
+          "give a bracket with --lo and --hi");
+  const Bracket ends = given ? solve_detail::given_bracket(search) : solve_detail::widened_bracket(search, first, seen_first);
+  out.lo = search.at(ends.lo);
+  out.hi = search.at(ends.hi);
   const std::string bracket = fmt::format("[{}, {}]", in.show(out.lo), in.show(out.hi));
-  const std::string widen = given ? "widen the bracket (--lo, --hi)" : "give a bracket with --lo and --hi";
 
-  double answer = 0;
-  bool exact = false;  // ==: A - B is exactly zero at the answer
-  if (spec.goal == SolveGoal::Equal) {
-    if (slo.f == 0) {
-      answer = lo, exact = true;
-    } else if (shi.f == 0) {
-      answer = hi, exact = true;
-    } else if ((slo.f > 0) == (shi.f > 0)) {
-      no_solution(fmt::format("no solution in {}: {} - {} does not change sign between {} and {} ({} and {})", bracket,
-                              print_expr(*cond.items[0]), print_expr(*cond.items[1]), in.show(out.lo),
-                              in.show(out.hi), in.show(Value::quantity(slo.f, slo.a.q.dim)),
-                              in.show(Value::quantity(shi.f, shi.a.q.dim))),
-                  widen);
-    }
-  } else {
-    const bool max = spec.goal == SolveGoal::Max;
-    const Search::Seen& inner = max ? slo : shi;  // the end that must hold
-    const Search::Seen& outer = max ? shi : slo;
-    if (!inner.holds)
-      no_solution(fmt::format("no solution in {}: {} does not hold at {}, the bracket's {} end", bracket,
-                              spec.condition, in.show(max ? out.lo : out.hi), max ? "low" : "high"),
-                  widen);
-    if (outer.holds) {
-      // A whole-number input starts at 1: `min where` may hold there.
-      const bool at_one = integer && !max && lo <= 1;
-      if (!given && !at_one)
-        no_solution(fmt::format("{} still holds at {}: no {} value", spec.condition, in.show(max ? out.hi : out.lo),
-                                max ? "largest" : "smallest"),
-                    "give a bracket with --lo and --hi");
-      answer = max ? hi : lo;
-      exact = true;
-      out.at_bracket_end = true;
-    }
-  }
-
-  // ---- bisection ------------------------------------------------------
-  if (!exact) {
-    // Invariant: `lo` is on the low side, `hi` on the high side.
-    const bool up = spec.goal == SolveGoal::Equal ? shi.f > 0 : false;
-    auto high_side = [&](const Search::Seen& s) {
-      if (spec.goal == SolveGoal::Equal) return s.f == 0 || (s.f > 0) == up;
-      return spec.goal == SolveGoal::Max ? !s.holds : s.holds;
-    };
-    for (int k = 0; k < 2000; ++k) {
-      if (integer ? hi - lo <= 1 : !(hi - lo > 1e-12 * std::max(std::abs(lo), std::abs(hi)))) break;
-      double mid = integer ? std::floor(lo + (hi - lo) / 2) : lo + (hi - lo) / 2;
-      if (mid <= lo || mid >= hi) break;
-      Search::Seen sm = search.see(mid);
-      if (spec.goal == SolveGoal::Equal && sm.f == 0) {
-        lo = hi = mid;
-        slo = shi = sm;
-        break;
-      }
-      if (high_side(sm))
-        hi = mid, shi = sm;
-      else
-        lo = mid, slo = sm;
-    }
-    if (spec.goal == SolveGoal::Max) {
-      answer = lo;  // the largest value known to hold
-    } else if (spec.goal == SolveGoal::Min) {
-      answer = hi;  // the smallest value known to hold
-    } else if (integer) {
-      answer = hi;  // the first whole number at or past the crossing
-    } else {
-      answer = std::abs(slo.f) <= std::abs(shi.f) ? lo : hi;
-    }
+  const AtEnds end = check_ends(in, spec, search, ends, bracket);
+  out.at_bracket_end = end.at_bracket_end;
+  Bracket last = ends;
+  double answer = end.answer;
+  if (!end.found) {
+    solve_detail::bisect(search, last);
+    answer = pick(search, last);
   }
   out.solution = search.at(answer);
-  if (out.integer && !out.at_bracket_end && !(spec.goal == SolveGoal::Equal && exact)) {
-    const double next = spec.goal == SolveGoal::Max ? answer + 1 : answer - 1;
-    out.beyond = search.at(next);
-  }
-  in.set_tracing(true);
+  if (out.integer && !out.at_bracket_end && !(spec.goal == SolveGoal::Equal && end.found))
+    out.beyond = search.at(spec.goal == SolveGoal::Max ? answer + 1 : answer - 1);
 
-  // ---- the record at the solution, with its derivations ---------------
-  // Written as `(RECORD) with { INPUT = VALUE }` so that its derivation
-  // shows the input as set to the solution.
-  Record* r = nullptr;
-  try {
-    const ast::Expr& w = in.parse_snippet(
-        "<solution>", fmt::format("({}) with {{ {} = {} }}", spec.record, spec.input, literal(in, answer, dim, integer)));
-    Value v = in.eval_in(m, w);
-    if (v.kind == Value::Kind::Record) r = v.rec;
-  } catch (const Error&) {
-  }
-  if (!r) r = search.point(answer);
+  // The condition at the solution, with derivations, in the record with the
+  // input set there; and at the whole number beyond it.
+  in.set_tracing(true);
+  Record* r = search.point(answer);
   r->name = out.record;
   out.at = r;
-  Search::Seen sa = search.see(r, &out.trace);
-  out.value = sa.a;
-  out.target = sa.b;
+  const Search::Seen at = search.see(r, &out.trace);
+  out.value = at.a;
+  out.target = at.b;
+  std::optional<Search::Seen> beyond;
   if (out.beyond) {
-    Search::Seen sb = search.see(out.beyond->q.v);
-    out.beyond_value = sb.a;
-    out.beyond_target = sb.b;
+    beyond = search.see(out.beyond->q.v);
+    out.beyond_value = beyond->a;
+    out.beyond_target = beyond->b;
   }
+  if (spec.goal == SolveGoal::Equal && !out.integer && !end.found) verify_root(in, search, ends, last, at, bracket);
+  verify(in, spec, out, at, beyond ? &*beyond : nullptr);
   out.evaluations = search.evaluations;
-  (void)seen_first;
   return out;
 }
 

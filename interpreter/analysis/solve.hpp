@@ -4,7 +4,9 @@
 // value for which C holds, `min where C` the smallest. The condition is
 // assumed monotone in the input over the bracket, and found by bisection;
 // an input whose value is a whole number with no unit (batch, layers) is
-// searched over whole numbers.
+// searched over whole numbers. What bisection ends on is verified before it
+// is reported: a sign change of A - B across a jump or a pole is an error
+// (E0504), not a solution.
 #include <optional>
 #include <string>
 
@@ -27,6 +29,8 @@ struct SolveSpec {
   const ast::Expr* lo_node = nullptr;
   const ast::Expr* hi_node = nullptr;
   Span at;
+  Span record_at;  // the statement's record, where it names one
+  Span input_at;   // the statement's input
 };
 
 struct SolveResult {

@@ -43,6 +43,8 @@ SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps) {
       spec.hi_node = v.values->items.at(1).get();
     }
     spec.at = st.span;
+    spec.record_at = st.name_span;
+    spec.input_at = v.span;
     try {
       SolveResult r = solve(in, m, spec);
       const std::string brief = solve_brief_text(in, r);
@@ -64,7 +66,11 @@ SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps) {
 Result cmd_sensitivity(const SensitivityArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
     Module* m = in.load_file(a.file);
-    SensitivityResult r = sensitivity(in, m, a.name);
+    SensitivityOptions options;
+    options.vary = a.vary;
+    options.except = a.except;
+    options.all_inputs = a.all_inputs;
+    SensitivityResult r = sensitivity(in, m, a.name, options);
     if (a.format == "json") return Result{sensitivity_json(in, r), "", 0};
     return Result{sensitivity_text(in, r), "", 0};
   });

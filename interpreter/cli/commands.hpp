@@ -122,10 +122,12 @@ struct SolveArgs {
   std::string format = "text";
 };
 
-// `napkin sensitivity FILE RECORD.FIELD`
+// `napkin sensitivity FILE RECORD.FIELD [--vary N,... | --except N,...] [--all-inputs]`
 struct SensitivityArgs {
   std::string file;
   std::string name;
+  std::vector<std::string> vary, except;  // --vary NAME,...  --except NAME,...
+  bool all_inputs = false;
   std::string format = "text";
 };
 

@@ -186,9 +186,16 @@ int main(int argc, char** argv) {
 
   SensitivityArgs sens;
   auto* sens_cmd = app.add_subcommand(
-      "sensitivity", "rank the inputs a value depends on by elasticity, d ln y / d ln x");
+      "sensitivity", "rank the inputs a value depends on by elasticity, d ln y / d ln x (default: those the file sets)");
   sens_cmd->add_option("file", sens.file, "a .napkin file")->required();
   sens_cmd->add_option("name", sens.name, "a record's field, e.g. decode.tokens_per_s")->required();
+  auto* vary_opt = sens_cmd->add_option("--vary", sens.vary,
+                       "rank only these inputs, e.g. batch,model.layers (a path below the record, the full path, or RECORD.FIELD)")
+      ->delimiter(',');
+  sens_cmd->add_option("--except", sens.except, "leave these inputs out of the ranking")->delimiter(',')->excludes(vary_opt);
+  sens_cmd->add_flag("--all-inputs", sens.all_inputs,
+                     "rank every input, the library's too (default: the inputs the file itself sets)")
+      ->excludes(vary_opt);
   sens_cmd->add_option("--format", sens.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
   add_common(sens_cmd);
 

@@ -33,12 +33,15 @@ const char* kDecode =
     "  step_time = memory / gpu.memory_bandwidth\n"
     "}\n";
 
+// The library's inputs too (by default only the file's own are ranked).
+const napkin::SensitivityOptions kAllInputs{{}, {}, true};
+
 }  // namespace
 
 TEST_CASE("KV bytes scale exactly with layers and kv_heads", "[sensitivity]") {
   Session s;
   s.load(kDecode);
-  auto r = napkin::sensitivity(s.in, s.module, "decode.kv_bytes");
+  auto r = napkin::sensitivity(s.in, s.module, "decode.kv_bytes", kAllInputs);
   const auto& layers = find(r, "decode.model.layers");
   REQUIRE(layers.ok);
   CHECK(layers.exact);
@@ -58,7 +61,7 @@ TEST_CASE("KV bytes scale exactly with layers and kv_heads", "[sensitivity]") {
 TEST_CASE("decode time scales exactly as 1 / bandwidth", "[sensitivity]") {
   Session s;
   s.load(kDecode);
-  auto r = napkin::sensitivity(s.in, s.module, "decode.decode_time");
+  auto r = napkin::sensitivity(s.in, s.module, "decode.decode_time", kAllInputs);
   const auto& bw = find(r, "decode.gpu.memory_bandwidth");
   CHECK(bw.exact);
   CHECK(bw.elasticity == -1.0);
