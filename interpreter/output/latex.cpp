@@ -18,6 +18,7 @@ struct Item {
   std::vector<std::string> lines;  // already LaTeX
   std::string suffix;              // appended to the last line
   std::string note;                // how a measured value came to be: prose below the formulas
+  bool own_row = false;            // the label takes a row of its own (a call opened below its field)
 };
 
 // A note as a paragraph: names such as `num_key_value_heads` may break
@@ -38,8 +39,9 @@ std::string align(const std::vector<Item>& items) {
     for (std::size_t i = 0; i < it.lines.size(); ++i) {
       // A long label (a call with its arguments) takes a row of its own and
       // no width, so the formulas below it keep the page's width.
-      if (i == 0 && long_label(it.label)) out += "\\rlap{$\\text{" + latex_text(it.label) + "}$} & \\\\\n";
-      out += i == 0 && !long_label(it.label) ? "\\text{" + latex_text(it.label) + "} &" : "  &";
+      const bool own_row = it.own_row || long_label(it.label);
+      if (i == 0 && own_row) out += "\\rlap{$\\text{" + latex_text(it.label) + "}$} & \\\\\n";
+      out += i == 0 && !own_row ? "\\text{" + latex_text(it.label) + "} &" : "  &";
       out += it.lines[i];
       if (i + 1 == it.lines.size()) out += it.suffix;
       if (i + 1 < it.lines.size() || k + 1 < items.size()) out += " \\\\";
@@ -105,7 +107,10 @@ std::vector<Item> field_group(const FieldReport& f, bool calls, bool ticked = fa
   std::vector<Item> g{field_item(f)};
   if (ticked) g[0].suffix += "\\quad\\checkmark";
   if (calls && f.ok)
-    for (const auto& c : f.derivation.calls) g.push_back(derivation_item("where " + c.label, *c.derivation));
+    for (const auto& c : f.derivation.calls) {
+      g.push_back(derivation_item("where " + c.label, *c.derivation));
+      g.back().own_row = true;
+    }
   return g;
 }
 

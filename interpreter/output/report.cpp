@@ -87,7 +87,39 @@ struct Errors {
   }
 };
 
-Section record_section(Interpreter& in, Record* r, Errors& errors, const Formulas& formulas) {
+void reachable(Module* m, std::vector<Module*>& out) {
+  if (std::find(out.begin(), out.end(), m) != out.end()) return;
+  out.push_back(m);
+  for (Module* d : m->imports) reachable(d, out);
+}
+
+// The headline fields of `r`: for it and each record it extends, the names
+// listed by a let `NAME_headline` in the module that declares that record
+// (std/transformer's `transformer_headline`).
+std::vector<std::string> headline_of(Interpreter& in, Module* m, const Record* r) {
+  std::vector<Module*> modules;
+  reachable(m, modules);
+  std::vector<std::string> out;
+  for (const Record* b = r; b; b = b->base)
+    for (Module* d : modules) {
+      if (d->file.get() != b->span.file) continue;
+      const auto it = d->own.find(b->name + "_headline");
+      if (it == d->own.end()) continue;
+      try {
+        const Value v = in.top_value(it->second, Span{});
+        if (v.kind != Value::Kind::List) continue;
+        for (const auto& item : v.items())
+          if (item.kind == Value::Kind::String) out.push_back(item.str());
+      } catch (const Error&) {
+        // A headline that cannot be evaluated shows nothing more; `run` of
+        // the library's own file reports its error.
+      }
+    }
+  return out;
+}
+
+Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, const Formulas& formulas) {
+  const std::vector<std::string> headline = headline_of(in, m, r);
   Section s;
   s.kind = r->kind.empty() ? "record" : r->kind;
   s.name = r->name;
@@ -105,6 +137,7 @@ Section record_section(Interpreter& in, Record* r, Errors& errors, const Formula
       f.value = v;
       f.derivation = derivation_of(in, formulas, *slot.decl->value, r->state[i].trace, v);
       f.own = slot.decl->span.file == r->span.file;
+      f.headline = std::find(headline.begin(), headline.end(), slot.name) != headline.end();
       s.fields.push_back(std::move(f));
     } catch (const MissingInput& e) {
       s.fields.push_back(missing(e, q, slot.name));
@@ -136,7 +169,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
     try {
       Value v = in.top_value(b, Span{});
       if (v.kind == Value::Kind::Record && v.rec->name == b->name) {
-        out.sections.push_back(record_section(in, v.rec, errors, formulas));
+        out.sections.push_back(record_section(in, m, v.rec, errors, formulas));
         if (st.value) {  // `scenario x = decode with { ... }` says how it was made
           out.sections.back().base.clear();
           out.sections.back().origin = print_expr(*st.value);
@@ -187,7 +220,8 @@ void keep_own_fields(Report& r) {
     for (const auto& e : c.trace.entries)
       if (e.rec) used.insert(e.rec->name + "." + e.rec->slots()[e.field].name);
   for (auto& s : r.sections)
-    std::erase_if(s.fields, [&](const FieldReport& f) { return f.ok && !f.own && !used.count(f.qualified); });
+    std::erase_if(s.fields,
+                  [&](const FieldReport& f) { return f.ok && !f.own && !f.headline && !used.count(f.qualified); });
 }
 
 namespace {

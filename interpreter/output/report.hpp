@@ -23,6 +23,7 @@ struct FieldReport {
   std::string declared_at;  // where that input is declared ("std/hardware:12")
   std::string error;        // when it failed for another reason: "error[E0400]: division by zero (line 3)"
   bool own = true;          // set or defined in the record's own file, not inherited from a library
+  bool headline = false;    // one of the fields its record type declares worth showing (`transformer_headline`)
 };
 
 struct Section {
@@ -62,8 +63,9 @@ Report build_report(Interpreter& in, Module* m, bool all, bool keep_going = fals
                     std::optional<StepDepth> steps = std::nullopt);
 
 // What `run` shows unless asked for everything (`--all`): the fields a file
-// sets or defines itself, the fields its checks use, and every field that
-// could not be computed; not the dozens each model inherits from std/.
+// sets or defines itself, the headline fields of its record types, the
+// fields its checks use, and every field that could not be computed; not
+// the dozens each model inherits from std/.
 void keep_own_fields(Report& r);
 
 // The field a check pins, as a report names it (`parameters.d_head` for

@@ -97,6 +97,21 @@ expect_in intro.tex_math "$tmp/sheet.tex" '10\\textsuperscript\{9\}'
 # decode_int8 changes the model: the fields that moved, not all nine again.
 expect_in with.moved "$tmp/plain.md" '^[0-9]+ other fields? as in `decode`\.$'
 
+# ---- a newcomer's first file shows what the model is written for -----------------
+# The exercise's spec alone: its headline (std/transformer's transformer_headline)
+# follows the inputs. active = 48 · 390,070,272 + 64,000 · 6,144 (the head; the
+# embedding lookup is no matmul) = 19,116,589,056; KV per token = 2 · 48 · 8 ·
+# 128 · 2 B = 196,608 B; weights = 19,509,805,056 · 2 B = 39.02 GB.
+sed -n '/^model drill/,/^}/p' "$exercise" | sed '1i import "std/transformer"' >"$tmp/first.napkin"
+"$napkin" run "$tmp/first.napkin" >"$tmp/first.txt" 2>&1
+expect_in headline.params "$tmp/first.txt" '^  params += 19,509,805,056 param$'
+expect_in headline.active "$tmp/first.txt" '^  active_params += 19,116,589,056 param$'
+expect_in headline.weights "$tmp/first.txt" '^  weight_bytes += 39\.02 GB$'
+expect_in headline.kv "$tmp/first.txt" '^  kv_bytes_per_token += 196\.6 kB/token$'
+expect_status headline.no_more 1 -- grep -qE '^  (layer_params|embedding_params|q_params) ' "$tmp/first.txt"
+"$napkin" run "$tmp/first.napkin" --all >"$tmp/first_all.txt" 2>&1
+expect_in headline.all_keeps_everything "$tmp/first_all.txt" '^  layer_params += 390,070,272 param$'
+
 # Comments are prose, never markup: what a hostile comment holds shows as text.
 printf '%s\n' '# Title <!-- hidden' '#' '# <script>alert(1)</script> and <img src=x onerror=alert(1)>' \
   '# a & b, [link](javascript:alert(1)), `code <b>`, *shown*, 10^9, N_blocks, lm_head' \

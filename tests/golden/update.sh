@@ -28,6 +28,12 @@ for pair in md:markdown tex:latex toml:toml json:json; do
   "$napkin" explain "$exercise" decode.tokens_per_s --format "$format" \
     >"tests/golden/formats/exercise1_size_a_model.explain.$ext" 2>/dev/null || true
 done
+# The solution sheet: every answer's formula with its numbers, checks beside them.
+for pair in md:markdown tex:latex; do
+  ext=${pair%%:*} format=${pair#*:}
+  "$napkin" run "$exercise" --steps --checks beside --format "$format" \
+    >"tests/golden/formats/exercise1_size_a_model.solution.$ext" 2>/dev/null || true
+done
 for plot in roofline sweep; do
   "$napkin" plot "$plot" examples/decode_batch_sweep.napkin >"tests/golden/plots/decode_batch_sweep.$plot.svg" 2>/dev/null || true
 done
