@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Examples:\n"
       "  napkin run examples/exercise1_size_a_model.napkin --steps\n"
+      "  napkin run examples/exercise1_size_a_model.napkin --steps --format latex --checks beside > solution.tex\n"
       "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
       "  napkin check examples/*.napkin\n"
       "  napkin diff <(git show HEAD~1:plan.napkin) plan.napkin\n"
@@ -88,8 +89,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"list", "beside", "none"}));
   run_cmd->add_flag("--all", run.all,
                     "show everything: the fields each record inherits from the standard library, and records that "
-                    "only come in through imports (by default: the fields the file sets or defines, and those its "
-                    "checks use)");
+                    "only come in through imports (by default: the fields the file sets or defines, the headline "
+                    "fields of its record types, and those its checks use)");
   add_common(run_cmd);
 
   ExplainArgs explain;

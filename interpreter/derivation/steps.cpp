@@ -6,6 +6,8 @@
 // bound, each with its numbers, through any chain of such names.
 #include "derivation.hpp"
 
+#include <algorithm>
+
 namespace napkin {
 namespace {
 
@@ -65,6 +67,19 @@ Term converted(Term t, const std::string& unit) {
   return c;
 }
 
+// Calls that print the same lines once: `zero_shards(stage, from_stage, gpus) = … = 1`
+// three times over says nothing the first did not.
+std::vector<CallStep> distinct(std::vector<CallStep> calls) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> seen;
+  std::erase_if(calls, [&](const CallStep& c) {
+    auto key = std::make_pair(c.label, derivation_text(*c.derivation));
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return true;
+    seen.push_back(std::move(key));
+    return false;
+  });
+  return calls;
+}
+
 Derivation one_level(const Interpreter& in, const Expr& formula, const Trace& trace, const Value& result) {
   Place at{&formula, &trace};
   std::vector<std::string> units;  // conversions met on the way, outermost first
@@ -86,7 +101,7 @@ Derivation one_level(const Interpreter& in, const Expr& formula, const Trace& tr
   }
   if (!moved) {
     Derivation d = derive(in, formula, trace, result);
-    d.calls = call_steps(in, trace);
+    d.calls = distinct(call_steps(in, trace));
     return d;
   }
   Derivation d = derive(in, *at.formula, *at.trace, result);
@@ -101,7 +116,7 @@ Derivation one_level(const Interpreter& in, const Expr& formula, const Trace& tr
   // A name is only another name for the formula below, so it is left out.
   if (call) d.written = term_of(formula);
   if (formula.span.file) d.origin = formula.span.where_line();
-  d.calls = call_steps(in, *at.trace);
+  d.calls = distinct(call_steps(in, *at.trace));
   return d;
 }
 

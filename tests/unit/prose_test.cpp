@@ -1,6 +1,6 @@
 // Comments as a document's prose (interpreter/output/prose.hpp) and the
 // comment blocks they come from (grammar/comments.hpp).
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 #include "grammar/comments.hpp"
 #include "interpreter/output/prose.hpp"
