@@ -99,14 +99,25 @@ std::string md_text(std::string_view s, bool block_start) {
   return out;
 }
 
+// An exponent or index in Unicode (10⁹, d², hₖᵥ), so that the Markdown holds
+// no HTML a safe renderer would drop; where Unicode has no such letter
+// (N_blocks), the text as written.
 std::string md_script(const std::string& s, bool sup) {
-  static const char* const super[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
-  static const char* const sub[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+  static const char* const super_digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  static const char* const sub_digits[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+  // a to z; "" where Unicode has none.
+  static const char* const super_letters[] = {"ᵃ", "ᵇ", "ᶜ", "ᵈ", "ᵉ", "ᶠ", "ᵍ", "ʰ", "ⁱ", "ʲ", "ᵏ", "ˡ", "ᵐ",
+                                              "ⁿ", "ᵒ", "ᵖ", "",  "ʳ", "ˢ", "ᵗ", "ᵘ", "ᵛ", "ʷ", "ˣ", "ʸ", "ᶻ"};
+  static const char* const sub_letters[] = {"ₐ", "", "", "", "ₑ", "", "", "ₕ", "ᵢ", "ⱼ", "ₖ", "ₗ", "ₘ",
+                                            "ₙ", "ₒ", "ₚ", "", "ᵣ", "ₛ", "ₜ", "ᵤ", "ᵥ", "", "ₓ", "", ""};
   std::string out;
   for (char c : s) {
-    if (c >= '0' && c <= '9') out += (sup ? super : sub)[c - '0'];
-    else if (c == '-') out += sup ? "⁻" : "₋";
-    else return (sup ? "<sup>" : "<sub>") + md_text(s, false) + (sup ? "</sup>" : "</sub>");
+    const char* m = "";
+    if (c >= '0' && c <= '9') m = (sup ? super_digits : sub_digits)[c - '0'];
+    else if (c >= 'a' && c <= 'z') m = (sup ? super_letters : sub_letters)[c - 'a'];
+    else if (c == '-') m = sup ? "⁻" : "₋";
+    if (!*m) return md_text(std::string(sup ? "^" : "_") + s, false);
+    out += m;
   }
   return out;
 }
