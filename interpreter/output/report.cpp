@@ -260,10 +260,19 @@ Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, bool 
     for (Module* d : order) module_sections(in, d, r, errors, how);
   }
   const CommentBlock opening = opening_comment(m->file->text, find_comments(m->file->text));
-  const std::size_t line_end = std::min(opening.text.find('\n'), opening.text.size());
-  r.title = opening.text.substr(0, line_end);
-  if (line_end < opening.text.size()) r.intro = opening.text.substr(line_end + 1);
-  while (!r.intro.empty() && r.intro.front() == '\n') r.intro.erase(0, 1);
+  // The title is the first sentence, which may run over several lines
+  // (uncertain_decode's question); the rest is the introduction.
+  const std::string& t = opening.text;
+  const std::size_t paragraph = std::min(t.find("\n\n"), t.size());
+  std::size_t cut = paragraph;
+  for (std::size_t i = 0; i < paragraph; ++i)
+    if ((t[i] == '.' || t[i] == '?' || t[i] == '!') && (i + 1 == t.size() || t[i + 1] == ' ' || t[i + 1] == '\n')) {
+      cut = i + 1;
+      break;
+    }
+  r.title = t.substr(0, cut);
+  std::replace(r.title.begin(), r.title.end(), '\n', ' ');
+  r.intro = t.substr(std::min(t.find_first_not_of(" \n", cut), t.size()));
   module_sections(in, m, r, errors, how, opening);
   try {
     r.sweeps = run_sweeps(in, m);

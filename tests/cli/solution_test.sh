@@ -94,6 +94,9 @@ expect_in intro.code "$tmp/plain.md" '`napkin run --steps`'
 expect_in title.tex "$tmp/sheet.tex" '^\{\\LARGE\\bfseries\\noindent Exercise 1 --- size a model from its spec\.\\par\}$'
 expect_in intro.tex_code "$tmp/sheet.tex" '\\texttt\{napkin run -\{\}-steps\}'
 expect_in intro.tex_math "$tmp/sheet.tex" '10\\textsuperscript\{9\}'
+# A title is the first sentence, over as many lines as it takes.
+"$napkin" run examples/uncertain_decode.napkin --format markdown >"$tmp/uncertain.md" 2>/dev/null
+expect_in title.sentence "$tmp/uncertain.md" '^# How fast will Llama-3-70B decode on 8×H100 at batch 32, if the decode matmuls reach 35–55% of the bf16 peak \(MFU\) and memory reads reach 80–90% of the datasheet bandwidth\?$'
 # decode_int8 changes the model: the fields that moved, not all nine again.
 expect_in with.moved "$tmp/plain.md" '^[0-9]+ other fields? as in `decode`\.$'
 
