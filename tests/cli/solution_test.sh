@@ -83,6 +83,11 @@ expect_in beside.count "$tmp/beside.md" '^52 passed, 0 failed \([0-9]+ shown as 
 # The check of a with-expression pins no field of the file: it stays listed.
 expect_in beside.listed "$tmp/beside.md" '^- ✓ `check \(drill with \{ norm = rmsnorm \}\)\.params == 19_510_401_024 param`'
 expect_no_match none.absent 0 '^## checks' out -- "$napkin" run "$exercise" --format latex --checks none
+# Left out of the document, a failing check still fails the run, on stderr.
+printf 'scenario s {\n  x = 2\n}\ncheck s.x == 3\n' >"$tmp/failing.napkin"
+expect_no_match none.failing_out 1 'check' out -- "$napkin" run "$tmp/failing.napkin" --format markdown --checks none
+expect_in none.failing_err "$tmp/err" 'error\[E0500\]: check failed: 2 == 3 is false'
+expect_match beside.failing_listed 1 '^- ✗ `check s\.x == 3`' out -- "$napkin" run "$tmp/failing.napkin" --format markdown --checks beside
 expect_match checks.text 2 'use them with --format markdown or latex' err -- "$napkin" run "$exercise" --checks beside
 
 # ---- the document ----------------------------------------------------------------
