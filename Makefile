@@ -8,23 +8,38 @@ NAPKIN := ./$(BUILD_DIR)/napkin
 
 all: build
 
+# Set-up is quiet: a line per step, everything the step prints in
+# $(SETUP_LOG), and on a failure the log's last lines.
+SETUP_LOG := $(BUILD_DIR)/setup.log
+step = @mkdir -p $(BUILD_DIR); echo "napkin: $(1)"; \
+	if ! ( $(2) ) >>$(SETUP_LOG) 2>&1; then \
+	  echo "napkin: $(1) failed; the last lines of $(SETUP_LOG):" >&2; tail -n 40 $(SETUP_LOG) >&2; exit 1; fi
+
 deps:
-	@.ci/install-deps.sh
+	@mkdir -p $(BUILD_DIR); : >$(SETUP_LOG)
+	$(call step,installing the build packages where missing (apt-get),.ci/install-deps.sh)
 
 configure: deps
-	@cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS) >/dev/null
+	$(call step,configuring $(BUILD_DIR)/,cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS))
 
 build: configure
-	@cmake --build $(BUILD_DIR) -j$(JOBS)
+	$(call step,building $(NAPKIN) (the log: $(SETUP_LOG)),cmake --build $(BUILD_DIR) -j$(JOBS))
 
+# What a newcomer came for: the number a question asks for, the formula
+# behind it down to the spec, and the textbook's one line.
 demo: build
-	@$(NAPKIN) run examples/exercise1_size_a_model.napkin --steps
 	@echo
-	@$(NAPKIN) explain examples/exercise1_size_a_model.napkin decode.tokens_per_s
+	@echo '$$ napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s --depth 2'
+	@$(NAPKIN) explain examples/exercise1_size_a_model.napkin decode.tokens_per_s --depth 2
+	@echo
+	@echo '$$ napkin explain examples/lab03_drills.napkin drill4.kv --flat'
+	@$(NAPKIN) explain examples/lab03_drills.napkin drill4.kv --flat
+	@echo
+	@echo 'Every answer of the exercise with its formula: $(NAPKIN) run examples/exercise1_size_a_model.napkin --steps'
 
 # The tests also render LaTeX and SVG, so they install TeX Live, poppler and Chromium.
-test-deps:
-	@.ci/install-deps.sh --test
+test-deps: deps
+	$(call step,installing what the rendering tests use where missing (apt-get),.ci/install-deps.sh --test)
 
 test: test-deps build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)

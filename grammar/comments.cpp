@@ -1,5 +1,7 @@
 #include "comments.hpp"
 
+#include <algorithm>
+
 namespace napkin {
 
 std::vector<Comment> find_comments(std::string_view text) {
@@ -49,7 +51,42 @@ bool adjacent(std::string_view text, std::size_t from, std::size_t to) {
 
 }  // namespace
 
-std::string leading_comment(std::string_view text, const std::vector<Comment>& comments, std::uint32_t begin) {
+namespace {
+
+// A comment line as prose: the markers and the one space after them
+// dropped; a rule (only `#`, `-`, `=` and blanks) is ""; a heading between
+// rules (`# ---- the spec ----`) is its words.
+std::string line_text(std::string_view line) {
+  line.remove_prefix(std::min(line.size(), line.find_first_not_of('#')));
+  if (!line.empty() && line[0] == ' ') line.remove_prefix(1);
+  constexpr std::string_view rule = "-=# \t";
+  if (line.find_first_not_of(rule) == std::string_view::npos) return {};
+  if (line.substr(0, 2) == "--" || line.substr(0, 2) == "==") {
+    line.remove_prefix(line.find_first_not_of(rule));
+    line.remove_suffix(line.size() - 1 - line.find_last_not_of(rule));
+  }
+  return std::string(line);
+}
+
+CommentBlock block_of(const std::vector<const Comment*>& lines) {
+  CommentBlock b;
+  if (lines.empty()) return b;
+  b.begin = lines.front()->begin;
+  std::vector<std::string> out;
+  for (const Comment* c : lines) out.push_back(line_text(c->text));
+  while (!out.empty() && out.back().empty()) out.pop_back();
+  std::size_t first = 0;
+  while (first < out.size() && out[first].empty()) ++first;
+  for (std::size_t i = first; i < out.size(); ++i) {
+    if (i > first) b.text += '\n';
+    b.text += out[i];
+  }
+  return b;
+}
+
+}  // namespace
+
+CommentBlock comment_block_above(std::string_view text, const std::vector<Comment>& comments, std::uint32_t begin) {
   std::size_t next = begin;
   std::vector<const Comment*> block;
   for (auto it = comments.rbegin(); it != comments.rend(); ++it) {
@@ -58,18 +95,23 @@ std::string leading_comment(std::string_view text, const std::vector<Comment>& c
     block.push_back(&*it);
     next = it->begin;
   }
-  std::string out;
-  for (auto it = block.rbegin(); it != block.rend(); ++it) {
-    std::string_view line = (*it)->text;
-    const std::size_t text_at = line.find_first_not_of('#');
-    if (text_at == std::string_view::npos) continue;  // a line of `#` only
-    line.remove_prefix(text_at);
-    if (!line.empty() && line[0] == ' ') line.remove_prefix(1);
-    if (line.empty()) continue;
-    if (!out.empty()) out += ' ';
-    out += line;
+  std::reverse(block.begin(), block.end());
+  return block_of(block);
+}
+
+CommentBlock opening_comment(std::string_view text, const std::vector<Comment>& comments) {
+  std::vector<const Comment*> block;
+  std::size_t from = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  for (const auto& c : comments) {
+    // Only blanks before the first; then one comment a line, no blank line between.
+    if (block.empty() ? text.substr(from, c.begin - from).find_first_not_of(" \t\r\n") != std::string_view::npos
+                      : !adjacent(text, from, c.begin))
+      break;
+    if (!c.own_line) break;
+    block.push_back(&c);
+    from = c.end;
   }
-  return out;
+  return block_of(block);
 }
 
 }  // namespace napkin

@@ -19,9 +19,20 @@ struct Comment {
 // not a comment.
 std::vector<Comment> find_comments(std::string_view text);
 
-// The block of whole-line comments directly above offset `begin` (no blank
-// line between), as prose: markers dropped, lines joined by spaces. A drill's
-// question above its scenario; "" when there is none.
-std::string leading_comment(std::string_view text, const std::vector<Comment>& comments, std::uint32_t begin);
+// A block of whole-line comments with no blank line between them, as prose:
+// markers dropped, one line per comment line, a line of `#` only (or of
+// `#`, `-` and `=` only: a rule) as an empty line that ends a paragraph,
+// and a heading's rule trimmed (`# ---- 1. Parameters ----` is "1. Parameters").
+struct CommentBlock {
+  std::uint32_t begin = 0;  // the offset of its first `#`
+  std::string text;         // "" when there is none
+};
+
+// The block directly above offset `begin` (a drill's question above its scenario).
+CommentBlock comment_block_above(std::string_view text, const std::vector<Comment>& comments, std::uint32_t begin);
+// The file's opening block: the comments before anything else in it (its
+// title and introduction), up to the first blank line that follows a
+// paragraph or the first statement.
+CommentBlock opening_comment(std::string_view text, const std::vector<Comment>& comments);
 
 }  // namespace napkin

@@ -27,7 +27,8 @@ struct Common {
 
 struct RunArgs {
   std::string file;
-  bool steps = false;
+  std::string steps;  // "" (results only in text), short, one or flat
+  std::string checks = "list";  // in a document: list, beside or none
   bool all = false;
   std::string format = "text";
 };

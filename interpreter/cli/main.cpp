@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Examples:\n"
       "  napkin run examples/exercise1_size_a_model.napkin --steps\n"
+      "  napkin run examples/exercise1_size_a_model.napkin --steps --format latex --checks beside > solution.tex\n"
       "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
       "  napkin check examples/*.napkin\n"
       "  napkin diff <(git show HEAD~1:plan.napkin) plan.napkin\n"
@@ -72,13 +73,24 @@ int main(int argc, char** argv) {
   RunArgs run;
   auto* run_cmd = app.add_subcommand("run", "evaluate a file: every field of every record, its lets and its checks");
   run_cmd->add_option("file", run.file, "a .napkin file")->required();
-  run_cmd->add_flag("--steps", run.steps, "show each derived value's formula, its substitution and its result");
+  run_cmd
+      ->add_flag("--steps{one}", run.steps,
+                 "a solution sheet: each answer's formula, the formula with its numbers, and the result; "
+                 "--steps=short as written (an answer that names another value shows only its name), "
+                 "--steps=one (the default) opens such a name or call into the formula behind it, "
+                 "--steps=flat inlines it all on one line")
+      ->check(CLI::IsMember({"short", "one", "flat"}));
   run_cmd->add_option("--format", run.format, "text (default), json, toml, markdown or latex")
       ->check(CLI::IsMember({"text", "json", "toml", "markdown", "latex"}));
+  run_cmd
+      ->add_option("--checks", run.checks,
+                   "in a Markdown or LaTeX document: list (default) the checks after the answers, show a passing "
+                   "check as a ✓ beside the answer it pins (beside), or leave them out (none)")
+      ->check(CLI::IsMember({"list", "beside", "none"}));
   run_cmd->add_flag("--all", run.all,
                     "show everything: the fields each record inherits from the standard library, and records that "
-                    "only come in through imports (by default: the fields the file sets or defines, and those its "
-                    "checks use)");
+                    "only come in through imports (by default: the fields the file sets or defines, the headline "
+                    "fields of its record types, and those its checks use)");
   add_common(run_cmd);
 
   ExplainArgs explain;
@@ -222,6 +234,13 @@ int main(int argc, char** argv) {
 
   // A closed pipe is an error to report (EPIPE), not a signal that kills napkin.
   std::signal(SIGPIPE, SIG_IGN);
+  // A text, JSON or TOML report lists every check: it is no document to lay out.
+  if (*run_cmd && run.checks != "list" && run.format != "markdown" && run.format != "latex") {
+    std::fputs("--checks beside and --checks none lay out a document: use them with --format markdown or latex\n"
+               "Run with --help for more information.\n",
+               stderr);
+    return 2;
+  }
   Result r;
   if (*run_cmd) r = cmd_run(run, common);
   else if (*explain_cmd) r = cmd_explain(explain, common);

@@ -119,12 +119,14 @@ std::vector<int> printed(const Derivation& d, std::vector<std::string>* text) {
 
 std::vector<Term> derivation_lines(const Derivation& d) {
   std::vector<Term> lines;
+  if (!d.written.empty() && !d.input) lines.push_back(*d.written);
   for (int i : printed(d, nullptr)) lines.push_back(i == 0 ? *d.formula : i == 1 ? *d.substituted : *d.result);
   return lines;
 }
 
 std::vector<std::string> derivation_text(const Derivation& d) {
   std::vector<std::string> out;
+  if (!d.written.empty() && !d.input) out.push_back(text(d.written));
   printed(d, &out);
   return out;
 }

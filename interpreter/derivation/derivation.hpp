@@ -2,6 +2,7 @@
 // A derivation: a value's formula as written, the same formula with every
 // name replaced by its value, and the result, each a term (term.hpp) that
 // every output format walks.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@ struct CallStep {
 };
 
 struct Derivation {
+  // The formula as written, where the lines below open what it names (a
+  // solution sheet's `train_flops(drill.params, 1.5 Ttoken)`, followed by
+  // the function's body); empty otherwise.
+  SharedTerm written;
   SharedTerm formula;      // batch · 1 token / weight_read_time
   SharedTerm substituted;  // 1 · 1 token / 7.362 ms
   SharedTerm result;       // 135.8 token/s
@@ -46,7 +51,18 @@ std::vector<CallStep> call_steps(const Interpreter& in, const Trace& trace, int 
 // The trace entry recorded for `node`, the last one if it was seen twice.
 const TraceEntry* entry_of(const Trace& trace, const ast::Expr& node);
 
-// The lines a derivation prints, without repeats: formula, substituted, result.
+// How far `run --steps` opens each answer on a solution sheet.
+enum class StepDepth : std::uint8_t {
+  Short,  // the formula as written, with its numbers, and each function it calls one level down
+  One,    // the same, but an answer that names another value or calls a function shows that formula:
+          // `d_head = drill.head_dim` prints as `d_model / heads = 6,144 / 48 = 128`
+  Flat,   // the formula inlined to literals and inputs on one line (flat_formula)
+};
+// The derivation a solution sheet shows for a value at `depth`.
+Derivation solution_steps(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result,
+                          StepDepth depth);
+
+// The lines a derivation prints, without repeats: written, formula, substituted, result.
 std::vector<Term> derivation_lines(const Derivation& d);
 // The same, as plain text.
 std::vector<std::string> derivation_text(const Derivation& d);

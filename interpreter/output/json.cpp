@@ -71,6 +71,13 @@ std::string report_json(const Interpreter& in, const Report& r) {
         v["formula"] = text(f.derivation.formula);
         v["substituted"] = text(f.derivation.substituted);
         if (!f.derivation.note.empty()) v["note"] = f.derivation.note;
+        if (r.steps) {  // a solution sheet: the lines it prints, and each call opened
+          v["steps"] = derivation_text(f.derivation);
+          json calls = json::array();
+          for (const auto& c : f.derivation.calls)
+            calls.push_back(json{{"call", c.label}, {"steps", derivation_text(*c.derivation)}});
+          if (!calls.empty()) v["calls"] = std::move(calls);
+        }
       }
       values[f.qualified] = std::move(v);
     }

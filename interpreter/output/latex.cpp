@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "latex_math.hpp"
 #include "output.hpp"
+#include "prose.hpp"
 
 namespace napkin {
 namespace {
@@ -16,10 +18,11 @@ struct Item {
   std::vector<std::string> lines;  // already LaTeX
   std::string suffix;              // appended to the last line
   std::string note;                // how a measured value came to be: prose below the formulas
+  bool own_row = false;            // the label takes a row of its own (a call opened below its field)
 };
 
-// A comment from the file as a paragraph: names such as `num_key_value_heads`
-// may break after an underscore, or a long one would run into the margin.
+// A note as a paragraph: names such as `num_key_value_heads` may break
+// after an underscore, or a long one would run into the margin.
 std::string prose(const std::string& text) {
   std::string out = latex_text(text);
   for (std::size_t at = out.find("\\_"); at != std::string::npos; at = out.find("\\_", at + 2))
@@ -36,8 +39,9 @@ std::string align(const std::vector<Item>& items) {
     for (std::size_t i = 0; i < it.lines.size(); ++i) {
       // A long label (a call with its arguments) takes a row of its own and
       // no width, so the formulas below it keep the page's width.
-      if (i == 0 && long_label(it.label)) out += "\\rlap{$\\text{" + latex_text(it.label) + "}$} & \\\\\n";
-      out += i == 0 && !long_label(it.label) ? "\\text{" + latex_text(it.label) + "} &" : "  &";
+      const bool own_row = it.own_row || long_label(it.label);
+      if (i == 0 && own_row) out += "\\rlap{$\\text{" + latex_text(it.label) + "}$} & \\\\\n";
+      out += i == 0 && !own_row ? "\\text{" + latex_text(it.label) + "} &" : "  &";
       out += it.lines[i];
       if (i + 1 == it.lines.size()) out += it.suffix;
       if (i + 1 < it.lines.size() || k + 1 < items.size()) out += " \\\\";
@@ -52,21 +56,28 @@ std::string align(const std::vector<Item>& items) {
   return out;
 }
 
-// Consecutive one-line items share an environment; a derivation gets its own.
-std::string blocks(const std::vector<Item>& items) {
+// Consecutive one-line items share an environment; a derivation gets its
+// own, with the calls it opens (`where …`) below it.
+std::string blocks(const std::vector<std::vector<Item>>& groups) {
   std::string out;
   std::vector<Item> inputs;
-  for (const auto& it : items) {
-    if (it.lines.size() <= 1) {
-      inputs.push_back(it);
+  for (const auto& g : groups) {
+    if (g.size() == 1 && g[0].lines.size() <= 1) {
+      inputs.push_back(g[0]);
       continue;
     }
     if (!inputs.empty()) out += align(inputs);
     inputs.clear();
-    out += align({it});
+    out += align(g);
   }
   if (!inputs.empty()) out += align(inputs);
   return out;
+}
+
+std::string blocks(const std::vector<Item>& items) {
+  std::vector<std::vector<Item>> groups;
+  for (const auto& it : items) groups.push_back({it});
+  return blocks(groups);
 }
 
 Item derivation_item(const std::string& label, const Derivation& d) {
@@ -88,6 +99,19 @@ Item field_item(const FieldReport& f) {
   if (f.ok) return derivation_item(f.name, f.derivation);
   if (!f.error.empty()) return {f.name, {"\\quad\\text{" + latex_text(f.error) + "}"}, ""};  // it failed: the error, with its place
   return {f.name, {fmt::format("\\quad\\text{{needs \\texttt{{{}}} (declared at {})}}", latex_text(f.needs), latex_text(f.declared_at))}, ""};
+}
+
+// A field, and on a solution sheet each function its formula calls, opened;
+// `ticked`, a ✓ for a passing check that pins it.
+std::vector<Item> field_group(const FieldReport& f, bool calls, bool ticked = false) {
+  std::vector<Item> g{field_item(f)};
+  if (ticked) g[0].suffix += "\\quad\\checkmark";
+  if (calls && f.ok)
+    for (const auto& c : f.derivation.calls) {
+      g.push_back(derivation_item("where " + c.label, *c.derivation));
+      g.back().own_row = true;
+    }
+  return g;
 }
 
 std::string document(const std::string& body) {
@@ -145,22 +169,31 @@ std::string check_math(const CheckResult& c) {
   return "$" + latex_math(line) + "$";
 }
 
-std::string checks_latex(const Interpreter& in, const std::vector<CheckResult>& checks) {
-  std::string out = "\\section*{checks}\n\\begin{itemize}\n";
-  int passed = 0;
-  for (const auto& c : checks) {
+// `beside`: the checks shown as a ✓ beside their answer, not listed again.
+std::string checks_latex(const Interpreter& in, const std::vector<CheckResult>& checks, const std::vector<bool>& beside) {
+  std::string out = "\\section*{checks}\n";
+  std::string list;
+  int passed = 0, ticked = 0;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const CheckResult& c = checks[i];
     passed += c.passed ? 1 : 0;
-    out += fmt::format("\\item[{}] {}", c.passed ? "$\\checkmark$" : "$\\times$", check_math(c));
+    if (beside[i]) {
+      ++ticked;
+      continue;
+    }
+    list += fmt::format("\\item[{}] {}", c.passed ? "$\\checkmark$" : "$\\times$", check_math(c));
     if (c.stmt->approx)
-      out += c.passed ? fmt::format(" \\quad (${}$)", latex_math(value_term(in, c.actual)))
+      list += c.passed ? fmt::format(" \\quad (${}$)", latex_math(value_term(in, c.actual)))
                       : fmt::format(" \\quad got ${}$, expected ${}$: {}", latex_math(value_term(in, c.actual)),
                                     latex_math(value_term(in, c.expected)), latex_text(c.detail));
     else if (!c.passed)
-      out += " \\quad is false";
-    out += "\n";
+      list += " \\quad is false";
+    list += "\n";
   }
-  out += "\\end{itemize}\n";
-  return out + fmt::format("{} passed, {} failed\n", passed, static_cast<int>(checks.size()) - passed);
+  if (!list.empty()) out += "\\begin{itemize}\n" + list + "\\end{itemize}\n";
+  out += fmt::format("{} passed, {} failed", passed, static_cast<int>(checks.size()) - passed);
+  if (ticked > 0) out += fmt::format(" ({} shown as $\\checkmark$ beside the answer they pin)", ticked);
+  return out + "\n";
 }
 
 std::string heading(const Section& s) {
@@ -169,7 +202,7 @@ std::string heading(const Section& s) {
   h += "}\n";
   if (s.origin_expr)
     h += fmt::format("\\[ \\text{{{}}} = {} \\]\n", latex_text(s.name), latex_math(term_of(*s.origin_expr, {false, {}})));
-  if (!s.doc.empty()) h += prose(s.doc) + "\n\n";  // the file's own words above it: a drill's question
+  if (!s.doc.empty()) h += prose_latex(s.doc) + "\n\n";  // the file's own words above it: a drill's question
   return h;
 }
 
@@ -186,9 +219,16 @@ void flatten(const ExplainNode& n, std::vector<Item>& out) {
 
 }  // namespace
 
-std::string report_latex(const Interpreter& in, const Report& r) {
+std::string report_latex(const Interpreter& in, const Report& r, CheckDisplay checks) {
   std::string body;
-  std::vector<Item> lets;
+  // The file's opening comment: its title and introduction.
+  if (!r.title.empty()) body += "{\\LARGE\\bfseries\\noindent " + prose_latex(r.title) + "\\par}\n\\bigskip\n\n";
+  if (!r.intro.empty()) body += prose_latex(r.intro) + "\n\n";
+  std::set<std::string> ticked;
+  const std::vector<bool> beside =
+      checks == CheckDisplay::Beside ? checks_beside(r, ticked) : std::vector<bool>(r.checks.size(), false);
+  const bool calls = r.steps.has_value();
+  std::vector<std::vector<Item>> lets;
   auto flush_lets = [&] {
     if (lets.empty()) return;
     body += "\\section*{values}\n" + blocks(lets) + "\n";
@@ -196,17 +236,22 @@ std::string report_latex(const Interpreter& in, const Report& r) {
   };
   for (const auto& s : r.sections) {
     if (s.kind == "let") {
-      lets.push_back(field_item(s.fields[0]));
+      lets.push_back(field_group(s.fields[0], calls, ticked.count(s.fields[0].qualified) > 0));
       continue;
     }
     flush_lets();
-    std::vector<Item> items;
-    for (const auto& f : s.fields) items.push_back(field_item(f));
-    body += heading(s) + blocks(items) + "\n";
+    std::vector<std::vector<Item>> items;
+    std::size_t unchanged = 0;
+    for (const auto* f : shown_fields(r, s, &unchanged)) items.push_back(field_group(*f, calls, ticked.count(f->qualified) > 0));
+    body += heading(s) + blocks(items);
+    if (unchanged > 0)
+      body += fmt::format("{} other field{} as in \\texttt{{{}}}.\n", unchanged, unchanged == 1 ? "" : "s",
+                          latex_text(s.origin_expr->items[0]->text));
+    body += "\n";
   }
   flush_lets();
   for (const auto& sw : r.sweeps) body += sweep_latex(in, sw) + "\n";
-  if (!r.checks.empty()) body += checks_latex(in, r.checks);
+  if (!r.checks.empty() && checks != CheckDisplay::None) body += checks_latex(in, r.checks, beside);
   return document(body);
 }
 

@@ -254,6 +254,17 @@ std::string latex_math(const std::vector<TermToken>& line) {
   std::vector<Token> toks;
   toks.reserve(line.size());
   for (const auto& t : line) toks.push_back(typed(t));
+  // A range's interval, `(90%: 60–85)` after its median: set off by a space,
+  // its level without the thin space of a value (`90\%`), a colon as text.
+  for (std::size_t i = 0; i + 2 < line.size(); ++i)
+    if (line[i].kind == TermToken::Kind::Open && line[i + 1].kind == TermToken::Kind::Number &&
+        line[i + 2].kind == TermToken::Kind::Other && line[i + 2].text == ":") {
+      toks[i] = {Tok::Other, "\\ ("};
+      std::string level = number(line[i + 1].text);
+      if (const std::size_t thin = level.find("\\,\\%"); thin != std::string::npos) level.replace(thin, 2, "");
+      toks[i + 1] = {Tok::Other, level};
+      toks[i + 2] = {Tok::Other, "\\text{:}\\ "};
+    }
   return render_range(toks, 0, toks.size());
 }
 

@@ -4,23 +4,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "output.hpp"
+#include "prose.hpp"
 
 namespace napkin {
 namespace {
 
-// An inline code span that survives backticks inside it.
-std::string code(const std::string& s) {
-  std::size_t run = 0, longest = 0;
-  for (char c : s) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  const std::string fence(longest + 1, '`');
-  const bool pad = !s.empty() && (s.front() == '`' || s.back() == '`');
-  return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
-}
+std::string code(const std::string& s) { return markdown_code(s); }
 
 std::string escape(const std::string& s) {
   std::string out;
@@ -63,24 +55,36 @@ std::string derivation(const std::string& label, const Derivation& d, const std:
 
 bool has_derivation(const FieldReport& f) { return f.ok && derivation_lines(f.derivation).size() > 1; }
 
-std::string table_and_derivations(const std::vector<const FieldReport*>& fields) {
+// `ticked`: the fields a passing check pins, each shown with a ✓.
+std::string table_and_derivations(const std::vector<const FieldReport*>& fields, bool calls,
+                                  const std::set<std::string>& ticked) {
   std::string out = "| field | value |\n| :--- | ---: |\n";
-  for (const auto* f : fields) out += fmt::format("| {} | {} |\n", cell(code(f->name)), cell(shown(*f)));
+  for (const auto* f : fields)
+    out += fmt::format("| {} | {}{} |\n", cell(code(f->name)), cell(shown(*f)), ticked.count(f->qualified) ? " ✓" : "");
   bool any = false;
   for (const auto* f : fields)
     if (has_derivation(*f)) {
       if (!any) out += "\n";
       any = true;
       out += "- " + derivation(f->name, f->derivation) + "\n";
+      // Each function the formula calls, opened (the report has them on a solution sheet).
+      if (calls)
+        for (const auto& c : f->derivation.calls) out += "  - where " + derivation(c.label, *c.derivation) + "\n";
     }
   return out;
 }
 
-std::string checks_markdown(const Interpreter& in, const std::vector<CheckResult>& checks) {
+// `beside`: the checks shown as a ✓ beside their answer, not listed again.
+std::string checks_markdown(const Interpreter& in, const std::vector<CheckResult>& checks,
+                            const std::vector<bool>& beside) {
   std::string out = "## checks\n\n";
-  int passed = 0;
-  for (const auto& c : checks) {
-    if (c.passed) {
+  int passed = 0, ticked = 0;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const CheckResult& c = checks[i];
+    if (beside[i]) {
+      ++passed;
+      ++ticked;
+    } else if (c.passed) {
       ++passed;
       out += "- ✓ " + code(c.source);
       if (c.stmt->approx) out += " (" + escape(in.show(c.actual)) + ")";
@@ -97,7 +101,9 @@ std::string checks_markdown(const Interpreter& in, const std::vector<CheckResult
     }
   }
   if (out.size() < 2 || out.compare(out.size() - 2, 2, "\n\n") != 0) out += "\n";
-  return out + fmt::format("{} passed, {} failed\n", passed, static_cast<int>(checks.size()) - passed);
+  out += fmt::format("{} passed, {} failed", passed, static_cast<int>(checks.size()) - passed);
+  if (ticked > 0) out += fmt::format(" ({} shown as ✓ beside the answer they pin)", ticked);
+  return out + "\n";
 }
 
 std::string heading(const Section& s) {
@@ -107,7 +113,7 @@ std::string heading(const Section& s) {
   else if (!s.base.empty())
     h += " extends " + code(s.base);
   h += "\n\n";
-  if (!s.doc.empty()) h += s.doc + "\n\n";  // the file's own words above it: a drill's question
+  if (!s.doc.empty()) h += prose_markdown(s.doc) + "\n\n";  // the file's own words above it: a drill's question
   return h;
 }
 
@@ -126,8 +132,15 @@ void explain_item(const ExplainNode& n, const std::string& indent, std::string& 
 
 }  // namespace
 
-std::string report_markdown(const Interpreter& in, const Report& r) {
+std::string report_markdown(const Interpreter& in, const Report& r, CheckDisplay checks) {
   std::string out;
+  // The file's opening comment: its title and introduction.
+  if (!r.title.empty()) out += "# " + prose_markdown(r.title) + "\n";
+  if (!r.intro.empty()) out += "\n" + prose_markdown(r.intro) + "\n";
+  std::set<std::string> ticked;
+  const std::vector<bool> beside =
+      checks == CheckDisplay::Beside ? checks_beside(r, ticked) : std::vector<bool>(r.checks.size(), false);
+  const bool calls = r.steps.has_value();
   std::vector<const FieldReport*> lets;
   auto separate = [&] {
     if (!out.empty()) out += "\n";
@@ -135,7 +148,7 @@ std::string report_markdown(const Interpreter& in, const Report& r) {
   auto flush_lets = [&] {
     if (lets.empty()) return;
     separate();
-    out += "## values\n\n" + table_and_derivations(lets);
+    out += "## values\n\n" + table_and_derivations(lets, calls, ticked);
     lets.clear();
   };
   for (const auto& s : r.sections) {
@@ -145,18 +158,21 @@ std::string report_markdown(const Interpreter& in, const Report& r) {
     }
     flush_lets();
     separate();
-    std::vector<const FieldReport*> fields;
-    for (const auto& f : s.fields) fields.push_back(&f);
-    out += heading(s) + table_and_derivations(fields);
+    std::size_t unchanged = 0;
+    const std::vector<const FieldReport*> fields = shown_fields(r, s, &unchanged);
+    out += heading(s) + table_and_derivations(fields, calls, ticked);
+    if (unchanged > 0)
+      out += fmt::format("\n{} other field{} as in {}.\n", unchanged, unchanged == 1 ? "" : "s",
+                         code(s.origin_expr->items[0]->text));
   }
   flush_lets();
   for (const auto& sw : r.sweeps) {
     separate();
     out += sweep_markdown(in, sw);
   }
-  if (!r.checks.empty()) {
+  if (!r.checks.empty() && checks != CheckDisplay::None) {
     separate();
-    out += checks_markdown(in, r.checks);
+    out += checks_markdown(in, r.checks, beside);
   }
   return out;
 }

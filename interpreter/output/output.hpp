@@ -1,5 +1,6 @@
 #pragma once
 // Output formats for a report and for an explanation.
+#include <cstdint>
 #include <string>
 
 #include "interpreter/derivation/explain.hpp"
@@ -30,9 +31,14 @@ inline constexpr std::size_t kMaxTomlSweepPoints = 10'000;
 inline constexpr std::size_t kMaxLatexSweepPoints = 10'000;
 void limit_sweep_points(const SweepResult& s, std::size_t limit, const char* format);
 
+// How a document (Markdown, LaTeX) shows the file's checks: listed after
+// the answers; as a ✓ beside each answer a passing check pins (the others
+// listed); or not at all (failures still go to standard error).
+enum class CheckDisplay : std::uint8_t { List, Beside, None };
+
 // Markdown for review comments, LaTeX for lecture notes, TOML with the JSON's content.
-std::string report_markdown(const Interpreter& in, const Report& r);
-std::string report_latex(const Interpreter& in, const Report& r);
+std::string report_markdown(const Interpreter& in, const Report& r, CheckDisplay checks = CheckDisplay::List);
+std::string report_latex(const Interpreter& in, const Report& r, CheckDisplay checks = CheckDisplay::List);
 std::string report_toml(const Interpreter& in, const Report& r);
 // The JSON that report_toml writes as TOML (its sweeps held to TOML's limit),
 // and the conversion: for a caller that adds to the document first.

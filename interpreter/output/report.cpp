@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <set>
 #include <unordered_set>
 
 #include "grammar/comments.hpp"
@@ -17,11 +19,18 @@ int Report::failed() const {
 
 namespace {
 
-// With `formulas`, a field's whole derivation; without, its result only
+// How the fields of a report are derived: with `formulas`, each field's
+// whole derivation (as deep as `steps` says); without, its result only
 // (nothing will print the formula, so none is made).
-Derivation derivation_of(const Interpreter& in, bool formulas, const ast::Expr& formula, const Trace& trace,
+struct Formulas {
+  bool formulas = true;
+  std::optional<StepDepth> steps;
+};
+
+Derivation derivation_of(const Interpreter& in, const Formulas& how, const ast::Expr& formula, const Trace& trace,
                          const Value& v) {
-  if (formulas) {
+  if (how.steps) return solution_steps(in, formula, trace, v, *how.steps);
+  if (how.formulas) {
     Derivation d = derive(in, formula, trace, v);
     d.calls = call_steps(in, trace);
     return d;
@@ -78,7 +87,39 @@ struct Errors {
   }
 };
 
-Section record_section(Interpreter& in, Record* r, Errors& errors, bool formulas) {
+void reachable(Module* m, std::vector<Module*>& out) {
+  if (std::find(out.begin(), out.end(), m) != out.end()) return;
+  out.push_back(m);
+  for (Module* d : m->imports) reachable(d, out);
+}
+
+// The headline fields of `r`: for it and each record it extends, the names
+// listed by a let `NAME_headline` in the module that declares that record
+// (std/transformer's `transformer_headline`).
+std::vector<std::string> headline_of(Interpreter& in, Module* m, const Record* r) {
+  std::vector<Module*> modules;
+  reachable(m, modules);
+  std::vector<std::string> out;
+  for (const Record* b = r; b; b = b->base)
+    for (Module* d : modules) {
+      if (d->file.get() != b->span.file) continue;
+      const auto it = d->own.find(b->name + "_headline");
+      if (it == d->own.end()) continue;
+      try {
+        const Value v = in.top_value(it->second, Span{});
+        if (v.kind != Value::Kind::List) continue;
+        for (const auto& item : v.items())
+          if (item.kind == Value::Kind::String) out.push_back(item.str());
+      } catch (const Error&) {
+        // A headline that cannot be evaluated shows nothing more; `run` of
+        // the library's own file reports its error.
+      }
+    }
+  return out;
+}
+
+Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, const Formulas& formulas) {
+  const std::vector<std::string> headline = headline_of(in, m, r);
   Section s;
   s.kind = r->kind.empty() ? "record" : r->kind;
   s.name = r->name;
@@ -96,6 +137,7 @@ Section record_section(Interpreter& in, Record* r, Errors& errors, bool formulas
       f.value = v;
       f.derivation = derivation_of(in, formulas, *slot.decl->value, r->state[i].trace, v);
       f.own = slot.decl->span.file == r->span.file;
+      f.headline = std::find(headline.begin(), headline.end(), slot.name) != headline.end();
       s.fields.push_back(std::move(f));
     } catch (const MissingInput& e) {
       s.fields.push_back(missing(e, q, slot.name));
@@ -106,7 +148,9 @@ Section record_section(Interpreter& in, Record* r, Errors& errors, bool formulas
   return s;
 }
 
-void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, bool formulas) {
+// `opening`: the file's title block, which no record takes as its own.
+void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, const Formulas& formulas,
+                     const CommentBlock& opening = {}) {
   const std::vector<Comment> comments = find_comments(m->file->text);
   for (Binding* b : m->order) {
     const ast::Stmt& st = *b->stmt;
@@ -119,11 +163,13 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, bo
       ~Doc() {
         if (r.sections.size() > first) r.sections[first].doc = std::move(text);
       }
-    } doc{out, first, leading_comment(m->file->text, comments, st.span.begin)};
+    } doc{out, first, {}};
+    const CommentBlock above = comment_block_above(m->file->text, comments, st.span.begin);
+    if (opening.text.empty() || above.begin != opening.begin) doc.text = above.text;
     try {
       Value v = in.top_value(b, Span{});
       if (v.kind == Value::Kind::Record && v.rec->name == b->name) {
-        out.sections.push_back(record_section(in, v.rec, errors, formulas));
+        out.sections.push_back(record_section(in, m, v.rec, errors, formulas));
         if (st.value) {  // `scenario x = decode with { ... }` says how it was made
           out.sections.back().base.clear();
           out.sections.back().origin = print_expr(*st.value);
@@ -174,7 +220,8 @@ void keep_own_fields(Report& r) {
     for (const auto& e : c.trace.entries)
       if (e.rec) used.insert(e.rec->name + "." + e.rec->slots()[e.field].name);
   for (auto& s : r.sections)
-    std::erase_if(s.fields, [&](const FieldReport& f) { return f.ok && !f.own && !used.count(f.qualified); });
+    std::erase_if(s.fields,
+                  [&](const FieldReport& f) { return f.ok && !f.own && !f.headline && !used.count(f.qualified); });
 }
 
 namespace {
@@ -200,16 +247,33 @@ std::vector<CheckResult> run_checks(Interpreter& in, Module* m, std::vector<Diag
   return checks_of(in, m, kept);
 }
 
-Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, bool derivations) {
+Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, bool derivations,
+                    std::optional<StepDepth> steps) {
   Report r;
+  r.steps = steps;
+  const Formulas how{derivations, steps};
   Errors errors{keep_going ? &r.errors : nullptr, {}};
   if (all) {
     std::vector<Module*> order;
     std::unordered_set<Module*> seen{m};
     collect_imports(m, order, seen);
-    for (Module* d : order) module_sections(in, d, r, errors, derivations);
+    for (Module* d : order) module_sections(in, d, r, errors, how);
   }
-  module_sections(in, m, r, errors, derivations);
+  const CommentBlock opening = opening_comment(m->file->text, find_comments(m->file->text));
+  // The title is the first sentence, which may run over several lines
+  // (uncertain_decode's question); the rest is the introduction.
+  const std::string& t = opening.text;
+  const std::size_t paragraph = std::min(t.find("\n\n"), t.size());
+  std::size_t cut = paragraph;
+  for (std::size_t i = 0; i < paragraph; ++i)
+    if ((t[i] == '.' || t[i] == '?' || t[i] == '!') && (i + 1 == t.size() || t[i + 1] == ' ' || t[i + 1] == '\n')) {
+      cut = i + 1;
+      break;
+    }
+  r.title = t.substr(0, cut);
+  std::replace(r.title.begin(), r.title.end(), '\n', ' ');
+  r.intro = t.substr(std::min(t.find_first_not_of(" \n", cut), t.size()));
+  module_sections(in, m, r, errors, how, opening);
   try {
     r.sweeps = run_sweeps(in, m);
   } catch (const MissingInput& e) {
@@ -221,6 +285,66 @@ Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, bool 
   }
   r.checks = checks_of(in, m, errors);
   return r;
+}
+
+}  // namespace napkin
+
+namespace napkin {
+
+std::string pinned_field(const CheckResult& c) {
+  const ast::Expr* e = c.stmt->value.get();
+  using ast::BinOp;
+  if (!c.stmt->approx && e->kind == ast::ExprKind::Binary &&
+      (e->op == BinOp::Eq || e->op == BinOp::Ne || e->op == BinOp::Lt || e->op == BinOp::Le || e->op == BinOp::Gt ||
+       e->op == BinOp::Ge))
+    e = e->items[0].get();
+  if (e->kind != ast::ExprKind::Name && e->kind != ast::ExprKind::Member) return {};
+  const TraceEntry* it = entry_of(c.trace, *e);
+  if (!it) return {};
+  if (it->rec) return it->rec->name + "." + it->rec->slots()[it->field].name;
+  if (it->binding) return it->binding->name;
+  return {};
+}
+
+std::vector<const FieldReport*> shown_fields(const Report& r, const Section& s, std::size_t* unchanged) {
+  std::vector<const FieldReport*> out;
+  const Section* base = nullptr;
+  const ast::Expr* with = s.origin_expr;
+  if (with && with->kind == ast::ExprKind::With && with->items[0]->kind == ast::ExprKind::Name)
+    for (const auto& other : r.sections)
+      if (other.kind != "let" && other.name == with->items[0]->text && &other != &s) base = &other;
+  std::size_t same = 0;
+  for (const auto& f : s.fields) {
+    const FieldReport* before = nullptr;
+    if (base)
+      for (const auto& b : base->fields)
+        if (b.name == f.name) before = &b;
+    bool set = false;
+    if (base)
+      for (const auto& d : with->fields) set = set || d.name == f.name;
+    const bool moved = !before || before->ok != f.ok || !f.ok ||
+                       text(before->derivation.result) != text(f.derivation.result);
+    if (!base || set || moved)
+      out.push_back(&f);
+    else
+      ++same;
+  }
+  if (unchanged) *unchanged = same;
+  return out;
+}
+
+std::vector<bool> checks_beside(const Report& r, std::set<std::string>& ticked) {
+  std::set<std::string> shown;
+  for (const auto& s : r.sections)
+    for (const auto* f : shown_fields(r, s, nullptr)) shown.insert(f->qualified);
+  std::vector<bool> beside(r.checks.size(), false);
+  for (std::size_t i = 0; i < r.checks.size(); ++i) {
+    const std::string pinned = r.checks[i].passed ? pinned_field(r.checks[i]) : "";
+    if (pinned.empty() || !shown.count(pinned)) continue;
+    beside[i] = true;
+    ticked.insert(pinned);
+  }
+  return beside;
 }
 
 }  // namespace napkin

@@ -2,6 +2,8 @@
 // Everything `napkin run` shows, evaluated once and then printed by one of
 // the output formats: the fields of each record a file defines, its lets,
 // and its checks.
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@ struct FieldReport {
   std::string declared_at;  // where that input is declared ("std/hardware:12")
   std::string error;        // when it failed for another reason: "error[E0400]: division by zero (line 3)"
   bool own = true;          // set or defined in the record's own file, not inherited from a library
+  bool headline = false;    // one of the fields its record type declares worth showing (`transformer_headline`)
 };
 
 struct Section {
@@ -29,15 +32,23 @@ struct Section {
   std::string base;    // what it extends, if anything
   std::string origin;  // for `NAME = EXPR` records, the expression
   const ast::Expr* origin_expr = nullptr;  // the same, as the AST (LaTeX typesets it)
-  std::string doc;     // the comment block written above it (a drill's question), as prose
+  std::string doc;     // the comment block written above it (a drill's question): CommentBlock::text
   std::vector<FieldReport> fields;
 };
 
 struct Report {
+  // The file's opening comment block: its first line, and the rest (lines
+  // as written, an empty one between paragraphs). What a document's title
+  // and introduction are.
+  std::string title;
+  std::string intro;
   std::vector<Section> sections;
   std::vector<SweepResult> sweeps;
   std::vector<CheckResult> checks;
   std::vector<Diagnostic> errors;  // with keep_going: every error met, once each, in order
+  // Set for a solution sheet (`run --steps`): how far each derivation opens;
+  // every format then shows each derivation's calls too.
+  std::optional<StepDepth> steps;
   int failed() const;
 };
 
@@ -47,12 +58,29 @@ struct Report {
 // (`error`) and is kept in `errors`, and evaluation carries on.
 // Without `derivations`, each field carries its result only (no formula is
 // printed): what `run` needs when nothing shows a derivation.
-Report build_report(Interpreter& in, Module* m, bool all, bool keep_going = false, bool derivations = true);
+// With `steps`, each derivation is a solution sheet's (solution_steps).
+Report build_report(Interpreter& in, Module* m, bool all, bool keep_going = false, bool derivations = true,
+                    std::optional<StepDepth> steps = std::nullopt);
 
 // What `run` shows unless asked for everything (`--all`): the fields a file
-// sets or defines itself, the fields its checks use, and every field that
-// could not be computed; not the dozens each model inherits from std/.
+// sets or defines itself, the headline fields of its record types, the
+// fields its checks use, and every field that could not be computed; not
+// the dozens each model inherits from std/.
 void keep_own_fields(Report& r);
+
+// The field a check pins, as a report names it (`parameters.d_head` for
+// `check parameters.d_head == 128`, or `≈ … within …`); "" when it pins none.
+std::string pinned_field(const CheckResult& c);
+
+// The fields a document shows of a section: all of them, except that a
+// record made `with` from another record of the report shows what the
+// `with` sets and what moved, and counts the rest in `unchanged`.
+std::vector<const FieldReport*> shown_fields(const Report& r, const Section& s, std::size_t* unchanged);
+
+// Which checks a document shows as a ✓ beside the answer they pin: those
+// that passed and pin a field the document shows (each such field goes
+// into `ticked`); the others it lists.
+std::vector<bool> checks_beside(const Report& r, std::set<std::string>& ticked);
 
 // Run the checks of `m` only. With `errors`, a check that cannot be
 // evaluated is kept there (once per error) instead of thrown.

@@ -61,8 +61,10 @@ expect_in exercise.weights "$tmp/decode" '= 39\.02 GB / \(5\.3 TB/s\)$'
 expect_in exercise.result "$tmp/decode" '= 130\.4 token/s$'
 expect_in exercise.json_children "$tmp/decode" 'attended_positions\(m, context\) = m\.full_attention_layers'
 
-# run --steps opens each function a formula calls, with the arguments bound.
-"$napkin" run "$drills" --steps >"$tmp/steps" 2>&1
+# run --steps=short shows each formula as written, with the call's
+# arguments' values, and opens each function it calls below it, with the
+# arguments bound (tests/cli/solution_test.sh tests --steps=one).
+"$napkin" run "$drills" --steps=short >"$tmp/steps" 2>&1
 expect_in steps.call_args "$tmp/steps" '= training_days\(120 EFLOP, 1, 989\.4 TFLOP/s, 40%\)$'
 expect_in steps.where "$tmp/steps" 'where training_days\(flops, gpus, peak, mfu\) = flops / \(gpus · peak · mfu\)$'
 expect_in steps.where_values "$tmp/steps" '= 120 EFLOP / \(1 · 989\.4 TFLOP/s · 40%\)$'

@@ -14,7 +14,8 @@ expect_in run.json.p95 "$tmp/out" '"p95": 3400\.0'
 expect_in run.json.samples "$tmp/out" '"samples": 10000'
 expect_match run.toml 0 '^ +p95 = 3400\.0' out -- "$napkin" run "$ex" --format toml
 expect_match run.markdown 0 '3,206 token/s \(90%: 3,022–3,400\)' out -- "$napkin" run "$ex" --format markdown
-expect_match run.latex 0 '90\\,\\% : 3\{,\}022 \\text\{--\} 3\{,\}400' out -- "$napkin" run "$ex" --format latex
+# The interval is set off from the median by a space, its level `90\%` and a colon as text: 3,206 token/s (90%: 3,022–3,400).
+expect_match run.latex 0 '3\{,\}206\\,\\mathrm\{token/s\} \\ \( 90\\% \\text\{:\}\\  3\{,\}022 \\text\{--\} 3\{,\}400 \)' out -- "$napkin" run "$ex" --format latex
 expect_match explain 0 '^decode\.tokens_per_s = batch · 1 token / step_time$' out -- "$napkin" explain "$ex" decode.tokens_per_s
 expect_in explain.leaf "$tmp/out" 'decode\.bw_frac = 84\.85% \(90%: 80–90\)'
 

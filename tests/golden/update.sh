@@ -36,6 +36,12 @@ for pair in md:markdown tex:latex toml:toml json:json; do
   gen "tests/golden/formats/exercise1_size_a_model.explain.$ext" \
     "$napkin" explain "$exercise" decode.tokens_per_s --format "$format"
 done
+# The solution sheet: every answer's formula with its numbers, checks beside them.
+for pair in md:markdown tex:latex; do
+  ext=${pair%%:*} format=${pair#*:}
+  gen "tests/golden/formats/exercise1_size_a_model.solution.$ext" \
+    "$napkin" run "$exercise" --steps --checks beside --format "$format"
+done
 for plot in roofline sweep; do
   gen "tests/golden/plots/decode_batch_sweep.$plot.svg" "$napkin" plot "$plot" examples/decode_batch_sweep.napkin
 done
