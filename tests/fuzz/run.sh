@@ -2,8 +2,8 @@
 # tests/fuzz/run.sh SECONDS [JOBS] [TARGET]
 # Builds the libFuzzer targets with clang (address and undefined-behaviour
 # sanitizers) in build-fuzz/ and fuzzes TARGET for SECONDS: napkin (run in
-# every format, explain, plots; the default), toml (import_toml), fmt or
-# diff (tests/fuzz/CMakeLists.txt). The corpus grows in
+# every format, explain, plots; the default), toml (import_toml), fmt,
+# diff, or analysis (solve and sensitivity; tests/fuzz/CMakeLists.txt). The corpus grows in
 # build-fuzz/corpus-TARGET (corpus/ for napkin); crashes land in
 # build-fuzz/crashes. Each crash becomes a case in tests/errors/ once it is fixed.
 set -euo pipefail
