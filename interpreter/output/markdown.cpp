@@ -3,40 +3,15 @@
 // has one, formulas in inline code.
 #include <fmt/format.h>
 
-#include <algorithm>
-
+#include "escape.hpp"
 #include "output.hpp"
 
 namespace napkin {
 namespace {
 
-// An inline code span that survives backticks inside it.
-std::string code(const std::string& s) {
-  std::size_t run = 0, longest = 0;
-  for (char c : s) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  const std::string fence(longest + 1, '`');
-  const bool pad = !s.empty() && (s.front() == '`' || s.back() == '`');
-  return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
-}
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (std::string_view("\\`*_[]<>|#").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-// A pipe ends a table cell even inside a code span.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
+std::string code(const std::string& s) { return markdown_code(s); }
+std::string escape(const std::string& s) { return markdown_text(s); }
+std::string cell(const std::string& s) { return markdown_cell(s); }
 
 std::string shown(const FieldReport& f) {
   if (!f.ok && !f.error.empty()) return "**" + escape(f.error) + "**";  // it failed: the error, with its place
@@ -86,14 +61,7 @@ std::string checks_markdown(const Interpreter& in, const std::vector<CheckResult
       if (c.stmt->approx) out += " (" + escape(in.show(c.actual)) + ")";
       out += "\n";
     } else {
-      out += "- ✗ " + code(c.source) + "\n\n  ```\n";
-      std::string text = check_failure_text(in, c);
-      for (std::size_t start = 0; start < text.size();) {
-        const std::size_t end = text.find('\n', start);
-        out += "  " + text.substr(start, end - start) + "\n";
-        start = end == std::string::npos ? text.size() : end + 1;
-      }
-      out += "  ```\n\n";
+      out += "- ✗ " + code(c.source) + "\n\n" + markdown_block(check_failure_text(in, c), "  ") + "\n";
     }
   }
   if (out.size() < 2 || out.compare(out.size() - 2, 2, "\n\n") != 0) out += "\n";

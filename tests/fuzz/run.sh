@@ -20,7 +20,9 @@ if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux
   exit 2
 fi
 
-flags="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+# -fsized-deallocation: clang 14 leaves sized operator delete off, which
+# core/sample_buffer.cpp calls.
+flags="-O1 -g -fsized-deallocation -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ \
   "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
   -DNAPKIN_FUZZ=ON -DNAPKIN_TESTS=OFF -DNAPKIN_CUDA=OFF >/dev/null
