@@ -1,6 +1,7 @@
 #include "atomic_write.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -117,18 +118,24 @@ struct TempGuard {
 };
 
 // A file that keeps its hard links or its owner: rewritten where it is. That
-// cannot be atomic, so the room it needs is taken first: the file is grown
-// to the new size (which fails, with EFBIG or ENOSPC, before a byte of it
-// changes, when the size limit or the disk would not allow it), and only
-// then overwritten and cut to length. What is left that can spoil it is a
+// cannot be atomic, so what could stop the write part-way is ruled out
+// first: new text past the file-size limit (`ulimit -f`) is refused, and the
+// file is grown to the new size (which fails, with ENOSPC, before a byte of
+// it changes, when the disk would not allow it); only then is it
+// overwritten and cut to length. What is left that can spoil it is a
 // crash or a kill in the middle, which the returned note says.
 std::string write_in_place(const std::string& path, std::string_view contents, const struct stat& st,
                            const std::string& why, const WriteFault& fault) {
+  // Past the file-size limit, the write would stop part-way through.
+  const auto size = static_cast<off_t>(contents.size());
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      static_cast<rlim_t>(size) > limit.rlim_cur)
+    write_failed(path, "write", EFBIG);
   int err = injected(fault, "create");
   const int fd = err ? -1 : ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
   if (!err && fd < 0) err = errno;
   if (err) write_failed(path, "create", err);
-  const auto size = static_cast<off_t>(contents.size());
   if (size > st.st_size) {
     err = ::posix_fallocate(fd, 0, size);
     if (err == EOPNOTSUPP || err == EINVAL) err = ::ftruncate(fd, size) != 0 ? errno : 0;

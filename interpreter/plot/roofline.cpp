@@ -105,7 +105,7 @@ Quantity field(Interpreter& in, Record* r, const std::string& name, const Dim& d
   if (v.kind != Value::Kind::Quantity || v.q.dim != dim || !(v.q.v > 0)) {
     const Slot* s = r->find(name);
     fail(codes::cannot_plot, s && s->decl ? s->decl->span : r->span,
-         fmt::format("{}.{} is {}, not a positive {}", r->name, name, in.show(v), unit),
+         fmt::format("{} is {}, not a positive {}", r->name.empty() ? name : r->name + "." + name, in.show(v), unit),
          fmt::format("a roofline is drawn from a positive {}", unit));
   }
   return v.q;
