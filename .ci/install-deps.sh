@@ -5,7 +5,7 @@
 # named as arguments (bench/compare.sh: hyperfine and units).
 set -euo pipefail
 packages=(cmake make g++ tao-pegtl-dev libfmt-dev libtomlplusplus-dev catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev libopenblas0-pthread)
-test_packages=(texlive-latex-base texlive-latex-recommended poppler-utils chromium)
+test_packages=(texlive-latex-base texlive-latex-recommended poppler-utils chromium cmark libxml2-utils)
 if [ "${1:-}" = "--test" ]; then
   packages+=("${test_packages[@]}")
 elif [ $# -gt 0 ]; then
