@@ -18,7 +18,7 @@ using json = nlohmann::ordered_json;
 json value_json(const Interpreter& in, const Value& v) {
   json j;
   if (v.kind == Value::Kind::Quantity) {
-    j["si"] = (v.samples ? v.samples->summary().p50 : v.q.v) + 0.0;  // -0 is written as 0 (core/format.cpp)
+    j["si"] = unsigned_zero(v.samples ? v.samples->summary().p50 : v.q.v);
     j["unit"] = v.q.dim.dimensionless() ? std::string() : in.units().format(v.q.dim);
     if (v.samples) {
       const RangeSummary& q = v.samples->summary();

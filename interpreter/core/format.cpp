@@ -38,8 +38,8 @@ struct Scale {
 bool is_exact_integer(double v) { return std::isfinite(v) && std::fabs(v) < 9007199254740992.0 && v == std::trunc(v); }
 
 // A zero is shown as 0 whatever its sign, in every unit: `-0 GB` and a
-// `-0` count both print 0. (JSON and CSV write zero as 0 too: `x + 0.0`
-// turns -0 into 0 and leaves every other number as it is.)
+// `-0` count both print 0. (JSON and CSV write zero as 0 too:
+// unsigned_zero.)
 std::string format_exact(double v) {
   if (v == 0) return "0";
   return group_thousands(fmt::format(FMT_COMPILE("{:.0f}"), v));

@@ -4,17 +4,17 @@
 #include <array>
 #include <string_view>
 
+#include "formatter.hpp"
+#include "grammar/diagnostic.hpp"
+
 namespace napkin {
 namespace {
 
 constexpr std::array<std::string_view, 11> kStatements = {"import", "let",    "fn",    "unit",  "model", "hardware",
                                                           "scenario", "record", "check", "sweep", "solve"};
-constexpr std::array<std::string_view, 3> kOneLiners = {"let", "import", "unit"};
 // Words after which an expression goes on (`a to`, `x with`, `if c then`).
 constexpr std::array<std::string_view, 17> kGoesOn = {"to",     "with", "and", "or",    "not", "then", "else", "if",     "within",
                                                       "for",    "over", "show", "in",   "where", "max", "min",  "extends"};
-// A one-line statement this short stays one line however it is laid out.
-constexpr std::size_t kShortLine = 40;
 
 bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -51,10 +51,17 @@ bool ends_complete(std::string_view line) {
   return std::find(kGoesOn.begin(), kGoesOn.end(), word) == kGoesOn.end();
 }
 
+// A statement on a line of its own that the layout keeps on one line: laid
+// out alone, it is one line (a statement's layout depends on it alone).
 bool one_liner(const Line& l) {
-  const std::string_view k = keyword(l.text);
-  return !k.empty() && std::find(kOneLiners.begin(), kOneLiners.end(), k) != kOneLiners.end() &&
-         l.text.size() <= kShortLine && !l.comment && l.depth_before == 0 && l.depth_after == 0 && ends_complete(l.text);
+  if (keyword(l.text).empty() || l.comment || l.depth_before != 0 || l.depth_after != 0 || !ends_complete(l.text))
+    return false;
+  try {
+    const std::string alone = format_source(SourceFile{"line.napkin", std::string(l.text) + "\n", ""});
+    return std::count(alone.begin(), alone.end(), '\n') == 1;
+  } catch (const Error&) {
+    return false;
+  }
 }
 
 // The lines of `text` with their bracket depth; false when a bracket closes

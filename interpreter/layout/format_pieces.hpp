@@ -12,9 +12,9 @@
 // (no operator or keyword at its end, no comment), and either
 //   - after a blank line: the whole file's layout puts exactly one blank
 //     line there, so the pieces are joined with one; or
-//   - between two short one-line `let`, `import` or `unit` statements: the
-//     layout keeps them on neighbouring lines, so the pieces are joined as
-//     they are.
+//   - between two statements each on a line of its own that the layout
+//     keeps on one line (each is laid out alone to see): it keeps them on
+//     neighbouring lines, so the pieces are joined as they are.
 // tests/unit/format_pieces_test.cpp checks the pieces against the whole
 // layout on every file of the project.
 #include <cstddef>
@@ -33,6 +33,6 @@ struct FormatPiece {
 std::vector<FormatPiece> format_pieces(std::string_view text, std::size_t piece_bytes);
 
 // Files above this are formatted in pieces of this size.
-inline constexpr std::size_t kFormatPieceBytes = 256 * 1024;
+inline constexpr std::size_t kFormatPieceBytes = 64 * 1024;
 
 }  // namespace napkin

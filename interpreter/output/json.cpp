@@ -55,12 +55,12 @@ std::string report_json(const Interpreter& in, const Report& r) {
         switch (f.value.kind) {
           case Value::Kind::Quantity:
             if (is_range(f.value)) {  // a range: its median, and its quantiles beside it
-              v["si"] = range_summary(f.value).p50 + 0.0;  // + 0.0: -0 is written as 0 (core/format.cpp)
+              v["si"] = unsigned_zero(range_summary(f.value).p50);
               v["unit"] = in.units().format(f.value.q.dim);
               v["range"] = range_json(f.value);
               break;
             }
-            v["si"] = f.value.q.v + 0.0;
+            v["si"] = unsigned_zero(f.value.q.v);
             v["unit"] = in.units().format(f.value.q.dim);
             break;
           case Value::Kind::Bool: v["value"] = f.value.b; break;
@@ -130,7 +130,7 @@ std::string sweeps_json_at(const Interpreter& in, const std::vector<SweepResult>
         } else if (!cell.ok) {
           c["needs"] = cell.needs;
         } else if (cell.value.kind == Value::Kind::Quantity) {
-          c["si"] = (is_range(cell.value) ? range_summary(cell.value).p50 : cell.value.q.v) + 0.0;
+          c["si"] = unsigned_zero(is_range(cell.value) ? range_summary(cell.value).p50 : cell.value.q.v);
           c["unit"] = in.units().format(cell.value.q.dim);
           c["display"] = in.show(cell.value);
           if (is_range(cell.value)) c["range"] = range_json(cell.value);

@@ -175,9 +175,9 @@ std::string sweep_csv(const Interpreter& in, const SweepResult& s) {
           const RangeSummary& q = range_summary(c.value);
           fmt::format_to(it, FMT_COMPILE("{},{},{}"), q.p50, q.p5, q.p95);
         } else if (band[i]) {
-          fmt::format_to(it, FMT_COMPILE("{},{},{}"), c.value.q.v + 0.0, c.value.q.v + 0.0, c.value.q.v + 0.0);
+          fmt::format_to(it, FMT_COMPILE("{},{},{}"), unsigned_zero(c.value.q.v), unsigned_zero(c.value.q.v), unsigned_zero(c.value.q.v));
         } else {
-          fmt::format_to(it, FMT_COMPILE("{}"), c.value.q.v + 0.0);  // -0 is written as 0 (core/format.cpp)
+          fmt::format_to(it, FMT_COMPILE("{}"), unsigned_zero(c.value.q.v));
         }
         continue;
       }

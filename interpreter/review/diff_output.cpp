@@ -130,7 +130,7 @@ std::string diff_json(const Diff& d) {
     j["display"] = s.shown;
     switch (s.value.kind) {
       case Value::Kind::Quantity:
-        j["si"] = s.value.q.v + 0.0;  // -0 is written as 0 (core/format.cpp)
+        j["si"] = unsigned_zero(s.value.q.v);
         j["unit"] = s.si_unit;
         break;
       case Value::Kind::Bool: j["value"] = s.value.b; break;
