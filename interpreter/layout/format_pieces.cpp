@@ -27,6 +27,7 @@ struct Line {
   int depth_after = 0;     // and at its end
   bool blank = true;       // only spaces and tabs
   bool comment = false;    // holds a `#` outside a string
+  bool run_commented = false;  // a line of its run (the lines between blank ones) holds a comment
 };
 
 // The statement keyword the line begins with at its first column, or "".
@@ -99,6 +100,15 @@ bool scan(std::string_view text, std::vector<Line>& lines) {
       begin = i + 1;
     }
   }
+  // Trailing comments line up across a run of lines, so a run that holds
+  // one is never cut without a blank line.
+  for (std::size_t i = 0; i < lines.size();) {
+    std::size_t j = i;
+    bool commented = false;
+    for (; j < lines.size() && !lines[j].blank; ++j) commented = commented || lines[j].comment;
+    for (std::size_t k = i; k < j; ++k) lines[k].run_commented = commented;
+    i = j == i ? i + 1 : j;
+  }
   return true;
 }
 
@@ -120,7 +130,7 @@ std::vector<FormatPiece> format_pieces(std::string_view text, std::size_t piece_
     if (can_cut) {
       const bool blank = prev + 1 < i;
       bool ok = blank;
-      if (!blank && one_liner(lines[prev]) && one_liner(l)) {
+      if (!blank && !l.run_commented && one_liner(lines[prev]) && one_liner(l)) {
         // The next statement must be this line alone: what follows starts another.
         std::size_t n = i + 1;
         while (n < lines.size() && lines[n].blank) ++n;

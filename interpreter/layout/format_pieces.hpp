@@ -13,8 +13,9 @@
 //   - after a blank line: the whole file's layout puts exactly one blank
 //     line there, so the pieces are joined with one; or
 //   - between two statements each on a line of its own that the layout
-//     keeps on one line (each is laid out alone to see): it keeps them on
-//     neighbouring lines, so the pieces are joined as they are.
+//     keeps on one line (each is laid out alone to see), in a run of lines
+//     without a comment (trailing comments line up across a run): it keeps
+//     them on neighbouring lines, so the pieces are joined as they are.
 // tests/unit/format_pieces_test.cpp checks the pieces against the whole
 // layout on every file of the project.
 #include <cstddef>
