@@ -68,6 +68,7 @@ enum class Code : std::uint8_t {
   size_limit,
 
   usage,
+  cannot_plot,
 
   probe_unavailable,
   unknown_probe,
@@ -130,6 +131,7 @@ inline constexpr CodeInfo code_table[] = {
     {Code::size_limit, "E0702", "size_limit"},
 
     {Code::usage, "E0800", "usage"},
+    {Code::cannot_plot, "E0805", "cannot_plot"},
 
     {Code::probe_unavailable, "E0900", "probe_unavailable"},
     {Code::unknown_probe, "E0901", "unknown_probe"},

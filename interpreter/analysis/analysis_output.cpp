@@ -18,7 +18,7 @@ using json = nlohmann::ordered_json;
 json value_json(const Interpreter& in, const Value& v) {
   json j;
   if (v.kind == Value::Kind::Quantity) {
-    j["si"] = v.samples ? v.samples->summary().p50 : v.q.v;
+    j["si"] = unsigned_zero(v.samples ? v.samples->summary().p50 : v.q.v);
     j["unit"] = v.q.dim.dimensionless() ? std::string() : in.units().format(v.q.dim);
     if (v.samples) {
       const RangeSummary& q = v.samples->summary();
@@ -124,7 +124,7 @@ std::string solve_json(Interpreter& in, const SolveResult& r, int depth) {
   if (r.beyond) j["beyond"] = seen(*r.beyond, r.beyond_value, r.beyond_target);
   j["derivation"] = json::array();
   for (const auto& n : explain_trace(in, r.trace, depth)) j["derivation"].push_back(node_json(n));
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string elasticity_text(const SensitivityInput& i) {
@@ -236,7 +236,7 @@ std::string sensitivity_json(Interpreter& in, const SensitivityResult& r) {
   j["not_ranked"] = json::array();
   for (const auto& u : r.unranked)
     j["not_ranked"].push_back({{"input", u.path}, {"field", u.label}, {"set_at", u.where_set}, {"why", u.why}});
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace napkin

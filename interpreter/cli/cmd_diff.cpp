@@ -109,7 +109,7 @@ Result explain_both(const DiffArgs& a, Version& before, Version& after, const Si
     nlohmann::ordered_json j = {{"name", a.explain},
                                 {"before", {{"file", b.title}, {"text", b.text}}},
                                 {"after", {{"file", n.title}, {"text", n.text}}}};
-    r.out = j.dump(2) + "\n";
+    r.out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   } else if (a.format == "markdown") {
     r.out = fmt::format("**Before** (`{}`)\n\n```\n{}```\n\n**After** (`{}`)\n\n```\n{}```\n", b.title, b.text,
                         n.title, n.text);

@@ -10,6 +10,7 @@
 #include "grammar/diagnostic.hpp"
 #include "grammar/parser.hpp"
 #include "interpreter/io/atomic_write.hpp"
+#include "interpreter/layout/format_pieces.hpp"
 #include "interpreter/layout/formatter.hpp"
 #include "interpreter/io/read_source.hpp"
 #include "commands.hpp"
@@ -31,7 +32,7 @@ int read_all(const std::string& path, std::string& text, bool write) {
 
 // The formatted text, or "" with `why` set. A layout that would parse to a
 // different program is refused rather than written.
-std::string formatted(const SourceFile& src, std::string& why) {
+std::string formatted_whole(const SourceFile& src, std::string& why) {
   try {
     std::string out = format_source(src);
     SourceFile again{src.name, out, src.dir};
@@ -44,6 +45,26 @@ std::string formatted(const SourceFile& src, std::string& why) {
     why = render(e.diagnostic());
   }
   return "";
+}
+
+// A large file a piece at a time (layout/format_pieces.hpp), each piece
+// checked as the whole would be, so that only one piece's trees are held.
+// A piece that does not parse, or any doubt, formats the whole file
+// instead: its error then names the right line.
+std::string formatted(const SourceFile& src, std::string& why) {
+  if (src.text.size() <= kFormatPieceBytes) return formatted_whole(src, why);
+  const std::vector<FormatPiece> pieces = format_pieces(src.text, kFormatPieceBytes);
+  if (pieces.size() < 2) return formatted_whole(src, why);
+  std::string out;
+  out.reserve(src.text.size() + src.text.size() / 4);
+  for (const FormatPiece& p : pieces) {
+    std::string piece_why;
+    const std::string piece = formatted_whole(SourceFile{src.name, std::string(p.text), src.dir}, piece_why);
+    if (!piece_why.empty()) return formatted_whole(src, why);
+    if (p.blank_before) out += '\n';
+    out += piece;
+  }
+  return out;
 }
 
 }  // namespace
@@ -84,7 +105,8 @@ Result cmd_fmt(const FmtArgs& a, const Common&) {
       continue;
     }
     try {
-      atomic_write(path, out);
+      const std::string note = atomic_write(path, out);
+      if (!note.empty()) r.err += "napkin fmt: note: " + note + "\n";
     } catch (const Error& e) {
       r.err += render(e.diagnostic());
       failed = true;

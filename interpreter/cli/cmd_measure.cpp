@@ -137,6 +137,8 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
   std::vector<Row> rows;
   std::vector<Measurement> done;
   std::vector<std::string> notes;
+  std::string not_cached;  // why a measurement could not be cached, if one could not
+  int cached = 0;
   for (const ProbeInfo* p : chosen) {
     if (p->gpu && !(gpu && gpu->found)) continue;
     for (const Request& r : standard_requests(*p)) {
@@ -154,8 +156,9 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       }
       try {
         cache.store(device, m);
+        ++cached;
       } catch (const std::exception& e) {
-        notes.push_back(fmt::format("not cached: {}", e.what()));
+        if (not_cached.empty()) not_cached = e.what();  // the same reason for every probe: said once, below
       }
       Row row{r.key(), show(m.value, m.unit), "", "", ""};
       row.spread = m.value > 0 ? fmt::format("{:.1f}% ({})", (m.max - m.min) / m.value * 100, m.n) : "";
@@ -201,7 +204,13 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       res.out += "note: " + m.key() + " is " + m.method + "\n";
       break;
     }
-  res.out += fmt::format("\nMeasurements are cached in {}.\n", cache.path());
+  if (not_cached.empty())
+    res.out += fmt::format("\nMeasurements are cached in {}.\n", cache.path());
+  else if (cached == 0)
+    res.out += fmt::format("\nNothing was cached: {}.\n", not_cached);
+  else
+    res.out += fmt::format("\n{} of the measurements are cached in {}; the others are not: {}.\n", cached,
+                           cache.path(), not_cached);
 
   if (!a.out.empty()) {
     const bool on_gpu = gpu && gpu->found && std::any_of(done.begin(), done.end(), [](const Measurement& m) {
@@ -215,7 +224,9 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
     }
     try {
       // Through write_output: only a regular file is replaced; a device or FIFO is written to.
-      write_output(a.out, profile_toml(a.out, make_profile(device, done, on_gpu ? gpu->memory_bytes : 0)));
+      const std::string note =
+          write_output(a.out, profile_toml(a.out, make_profile(device, done, on_gpu ? gpu->memory_bytes : 0)));
+      if (!note.empty()) res.err += "note: " + note + "\n";
       res.out += fmt::format("Wrote the hardware profile {}; use it as: hardware mine = import_toml(\"{}\")\n", a.out,
                              a.out);
     } catch (const Error& e) {

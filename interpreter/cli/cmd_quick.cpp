@@ -68,6 +68,7 @@ std::string does_not_fit(Interpreter& in, Section& s, const QuickArgs& a) {
 // The options are checked here, before they become napkin source: a NaN
 // would read as an unknown name `nan` in <quick>, an mfu of 0 as a division
 // by zero inside std/serving.
+constexpr double kMinMfu = 1e-4;  // percent: a millionth of the peak
 void require_range(const char* option, double v, double lo, double hi, bool lo_open, const char* what) {
   if (std::isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi) return;
   Diagnostic d;
@@ -84,7 +85,9 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
     require_range("--context", a.context, 1, 1e12, false, "a number of tokens from 1 to 1e12");
     require_range("--prompt", a.prompt, 0, 1e12, false, "a number of tokens from 1 to 1e12");
     require_range("--price", a.price, 0, 1e9, false, "USD per GPU-hour from 0 to 1e9");
-    require_range("--mfu", a.mfu, 0, 100, true, "a percentage above 0 and at most 100");
+    // Not merely above 0: an mfu of 1e-320% divides prefill's FLOPs into a
+    // time that is not finite, an error inside std/ instead of about --mfu.
+    require_range("--mfu", a.mfu, kMinMfu, 100, false, "a percentage from 0.0001 to 100");
     require_known("model", a.model, catalog(in, "models", "model"));
     require_known("GPU", a.gpu, catalog(in, "hardware", "hardware"));
     std::string fields = fmt::format("model = {}, gpu = {}, batch = {}, context = {} token", a.model, a.gpu,

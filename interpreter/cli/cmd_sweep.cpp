@@ -16,6 +16,10 @@ Result cmd_sweep(const SweepArgs& a, const Common& c) {
       res.code = 2;
       return res;
     }
+    // A point whose value is an error shows its code in the table; the error
+    // itself, with the point, goes to stderr, and the exit status is 2.
+    for (const SweepResult& s : sweeps) res.err += point_error_text(s);
+    if (!res.err.empty()) res.code = 2;
     if (a.format == "json") {
       res.out = sweeps_json_text(in, sweeps);
       return res;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "grammar/text_escape.hpp"
 #include "interpreter/output/output.hpp"
 #include "napkin/version.hpp"
 #include "commands.hpp"
@@ -33,6 +34,33 @@ int finish(const napkin::cli::Result& r) {
     put(fmt::format("error[E0602]: cannot write the output: {}\n", std::strerror(out_err)), stderr);
   if (out_err || err_err) return 2;
   return r.code;
+}
+
+// `napkin eval '-llama3_8b.params'`: an argument of `eval` that begins with
+// a minus but names none of its options is the expression, which CLI11
+// would read as an unknown option. It is moved behind a `--`, after which
+// every argument is positional.
+std::vector<std::string> with_expression_last(int argc, char** argv, const CLI::App& eval) {
+  std::vector<std::string> args(argv, argv + argc);
+  if (argc < 2 || args[1] != "eval") return args;
+  for (std::size_t i = 2; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") return args;  // the user ended the options already
+    if (a.size() < 2 || a[0] != '-') continue;
+    const std::string name = a.substr(0, a.find('='));
+    if (name == "-h" || name == "--help" || eval.get_option_no_throw(name)) {
+      if (a.find('=') == std::string::npos && eval.get_option_no_throw(name) &&
+          eval.get_option_no_throw(name)->get_expected_min() > 0)
+        ++i;  // its value follows
+      continue;
+    }
+    std::string expr = a;
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+    args.push_back("--");
+    args.push_back(std::move(expr));
+    return args;
+  }
+  return args;
 }
 
 }  // namespace
@@ -220,7 +248,10 @@ int main(int argc, char** argv) {
   add_common(handout_cmd);
 
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = with_expression_last(argc, argv, *eval_cmd);
+    std::vector<char*> arg_pointers;
+    for (auto& s : args) arg_pointers.push_back(s.data());
+    app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -241,6 +272,10 @@ int main(int argc, char** argv) {
                stderr);
     return 2;
   }
+  // A file-size limit (`ulimit -f`) makes a write fail with EFBIG, which
+  // io/atomic_write reports, leaving the original whole: not a signal that
+  // kills napkin half-way through a file.
+  std::signal(SIGXFSZ, SIG_IGN);
   Result r;
   if (*run_cmd) r = cmd_run(run, common);
   else if (*explain_cmd) r = cmd_explain(explain, common);
@@ -258,5 +293,9 @@ int main(int argc, char** argv) {
   else if (*solve_cmd) r = cmd_solve(solve_args, common);
   else if (*sens_cmd) r = cmd_sensitivity(sens, common);
   else if (*handout_cmd) r = cmd_handout(handout, common);
+  // What goes to stdout cannot drive the terminal (ESC, BEL, CSI): every
+  // control character but a newline or a tab is shown as its escape, as on
+  // stderr. Not `fmt`'s, which is the file's own source, byte for byte.
+  if (!*fmt_cmd) r.out = napkin::visible_controls(r.out);
   return finish(r);
 }

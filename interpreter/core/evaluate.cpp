@@ -266,11 +266,11 @@ std::string Interpreter::std_module_defining(const std::string& name) {
     for (std::size_t i = 0; i < kStdlibCount; ++i) {
       const std::string mod = kStdlib[i].name;
       if (!opts_.stdlib_dir.empty()) {
-        std::ifstream in(fs::path(opts_.stdlib_dir) / (mod + ".napkin"), std::ios::binary);
-        if (in) {
-          std::ostringstream ss;
-          ss << in.rdbuf();
-          const SourceFile file{"std/" + mod, ss.str(), ""};
+        // Read as load_std reads it: a regular file, within the size limit
+        // (a --stdlib module that is /dev/zero must not be read forever).
+        std::string text;
+        if (read_source((fs::path(opts_.stdlib_dir) / (mod + ".napkin")).string(), text) == 0) {
+          const SourceFile file{"std/" + mod, std::move(text), ""};
           try {
             for (const auto& st : parse_module(file).statements)
               if (st.kind == ast::StmtKind::Let || st.kind == ast::StmtKind::Fn || st.kind == ast::StmtKind::Record)

@@ -37,7 +37,13 @@ struct Scale {
 // was a third of that.
 bool is_exact_integer(double v) { return std::isfinite(v) && std::fabs(v) < 9007199254740992.0 && v == std::trunc(v); }
 
-std::string format_exact(double v) { return group_thousands(fmt::format(FMT_COMPILE("{:.0f}"), v)); }
+// A zero is shown as 0 whatever its sign, in every unit: `-0 GB` and a
+// `-0` count both print 0. (JSON and CSV write zero as 0 too:
+// unsigned_zero.)
+std::string format_exact(double v) {
+  if (v == 0) return "0";
+  return group_thousands(fmt::format(FMT_COMPILE("{:.0f}"), v));
+}
 
 std::string format_number(double v, int digits) {
   if (v == 0) return "0";

@@ -11,6 +11,8 @@ namespace napkin {
 
 std::string format_number(double v, int digits);
 std::string format_exact(double v);  // 124,439,808
+// A zero as napkin writes it, in every format: 0, never -0.
+inline double unsigned_zero(double v) { return v == 0 ? 0.0 : v; }
 bool is_exact_integer(double v);
 
 std::string format_quantity(const Quantity& q, const DisplayUnit* display, const UnitTable& units, int digits);

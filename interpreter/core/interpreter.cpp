@@ -8,6 +8,7 @@
 
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
+#include "grammar/text_escape.hpp"
 #include "builtins.hpp"
 #include "interpreter/io/read_source.hpp"
 #include "stack_guard.hpp"
@@ -105,7 +106,7 @@ std::string Interpreter::show(const Value& v, int digits) const {
       }
       return format_quantity(v.q, v.display, units_, digits);
     case Value::Kind::Bool: return v.b ? "true" : "false";
-    case Value::Kind::String: return "\"" + v.str() + "\"";
+    case Value::Kind::String: return shown_string(v.str());
     case Value::Kind::Record: return v.rec->name.empty() ? "<record>" : v.rec->name;
     case Value::Kind::List: {
       std::string t = "[";

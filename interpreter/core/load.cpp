@@ -140,7 +140,15 @@ Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const Compile
     if (dep_file) {
       dep = load_parsed(std::move(dep_file));
     } else {
-      dep = load_std(st.name.substr(4));
+      try {
+        dep = load_std(st.name.substr(4));
+      } catch (Error& e) {
+        // A --stdlib module that cannot be read: the import that asked for it is the place.
+        if (std::none_of(e.diagnostic().labels.begin(), e.diagnostic().labels.end(),
+                         [](const Label& l) { return l.span.valid(); }))
+          e.diagnostic().labels.push_back({st.name_span, "imported here", true});
+        throw;
+      }
       if (!dep) {
         std::vector<std::string> names = std_modules();
         const auto close = closest(st.name.substr(4), names);

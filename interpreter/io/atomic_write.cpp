@@ -1,11 +1,13 @@
 #include "atomic_write.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -82,21 +84,73 @@ const char* kind_of(mode_t m) {
   return "not a regular file";
 }
 
-// A file that keeps its hard links and owner: rewritten where it is. Not
-// atomic, so used only where a rename would change what the file is.
-void write_in_place(const std::string& path, const fs::path& target, std::string_view contents,
-                    const WriteFault& fault) {
+// What a signal that ends napkin removes: the temporary file being written.
+// A fixed buffer, since a handler may call only async-signal-safe functions.
+char g_temp[4096];
+volatile std::sig_atomic_t g_temp_set = 0;
+
+extern "C" void remove_temp_and_die(int sig) {
+  if (g_temp_set) ::unlink(g_temp);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+// While one exists, SIGINT, SIGTERM and SIGHUP remove the temporary file
+// before ending napkin as they would have (one that is ignored stays so).
+struct TempGuard {
+  using Handler = void (*)(int);
+  static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+  Handler old[3] = {};
+  explicit TempGuard(const std::string& name) {
+    if (name.size() >= sizeof g_temp) return;
+    std::memcpy(g_temp, name.c_str(), name.size() + 1);
+    g_temp_set = 1;
+    for (int i = 0; i < 3; ++i) {
+      old[i] = std::signal(kSignals[i], remove_temp_and_die);
+      if (old[i] == SIG_IGN) std::signal(kSignals[i], SIG_IGN);  // a signal ignored stays ignored
+    }
+  }
+  ~TempGuard() {
+    if (!g_temp_set) return;
+    for (int i = 0; i < 3; ++i) std::signal(kSignals[i], old[i]);
+    g_temp_set = 0;
+  }
+};
+
+// A file that keeps its hard links or its owner: rewritten where it is. That
+// cannot be atomic, so what could stop the write part-way is ruled out
+// first: new text past the file-size limit (`ulimit -f`) is refused, and the
+// file is grown to the new size (which fails, with ENOSPC, before a byte of
+// it changes, when the disk would not allow it); only then is it
+// overwritten and cut to length. What is left that can spoil it is a
+// crash or a kill in the middle, which the returned note says.
+std::string write_in_place(const std::string& path, std::string_view contents, const struct stat& st,
+                           const std::string& why, const WriteFault& fault) {
+  // Past the file-size limit, the write would stop part-way through.
+  const auto size = static_cast<off_t>(contents.size());
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      static_cast<rlim_t>(size) > limit.rlim_cur)
+    write_failed(path, "write", EFBIG);
   int err = injected(fault, "create");
-  const int fd = err ? -1 : ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  const int fd = err ? -1 : ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
   if (!err && fd < 0) err = errno;
   if (err) write_failed(path, "create", err);
-  if ((err = write_all(fd, contents, fault)) || (::ftruncate(fd, static_cast<off_t>(contents.size())) != 0 && (err = errno))) {
+  if (size > st.st_size) {
+    err = ::posix_fallocate(fd, 0, size);
+    if (err == EOPNOTSUPP || err == EINVAL) err = ::ftruncate(fd, size) != 0 ? errno : 0;
+    if (err) {
+      ::ftruncate(fd, st.st_size);  // what a failed reservation added goes again
+      ::close(fd);
+      write_failed(path, "write", err);
+    }
+  }
+  if ((err = write_all(fd, contents, fault)) || (::ftruncate(fd, size) != 0 && (err = errno))) {
     ::close(fd);
     Diagnostic d;
     d.code = codes::io;
     d.message = fmt::format("cannot write {}: {} (at the write step, in place)", path, std::strerror(err));
-    d.help = "the file has several hard links or an owner napkin cannot keep, so it was being rewritten in "
-             "place; it may be incomplete";
+    d.help = fmt::format("{}, so it was being rewritten in place; it may be incomplete", why);
     throw Error(std::move(d));
   }
   if ((err = injected(fault, "fsync")) || (::fsync(fd) != 0 && (err = errno))) {
@@ -104,6 +158,15 @@ void write_in_place(const std::string& path, const fs::path& target, std::string
     write_failed(path, "fsync", err);
   }
   if (::close(fd) != 0) write_failed(path, "fsync", errno);
+  return fmt::format("{} was rewritten in place, not replaced whole: {}", path, why);
+}
+
+// Whether napkin may create a file in `dir`: as may_write, a folder without
+// any write bit is read-only even for root.
+bool may_write_in(const fs::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return true;  // the create step reports it
+  return may_write(dir.string(), st);
 }
 
 }  // namespace
@@ -114,41 +177,63 @@ bool may_write(const std::string& path, const struct stat& st) {
   return ::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0;
 }
 
-void atomic_write(const std::string& path, std::string_view contents, const WriteFault& fault) {
-  // Through a symbolic link, the link stays and its target is replaced.
-  std::error_code ec;
-  fs::path target(path);
-  if (fs::is_symlink(fs::symlink_status(target, ec))) {
-    const fs::path resolved = fs::weakly_canonical(target, ec);
-    if (!ec) target = resolved;
-  }
+std::string atomic_write(const std::string& path, std::string_view contents, const WriteFault& fault) {
+  const fs::path target(path);
   const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
 
   struct stat st {};
   const bool exists = ::lstat(target.c_str(), &st) == 0;
   if (!exists && errno != ENOENT) write_failed(path, "create", errno);
-  bool in_place = false;
+  // A link is never written through: in a shared folder it may have been
+  // planted to point at another user's file. (The rename below replaces
+  // whatever is at `path` itself, so a link planted after this check is
+  // replaced, not followed.)
+  if (exists && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const fs::path to = fs::read_symlink(target, ec);
+    refused(path, fmt::format("it is a symbolic link{}, and napkin does not write through links", ec ? "" : " to " + to.string()),
+            "name the file itself if that is the one to write, or remove the link");
+  }
+  std::string in_place;  // why the file must keep its identity, if it must
   if (exists) {
     if (!S_ISREG(st.st_mode))
       refused(path, fmt::format("it is {}, and napkin replaces only regular files", kind_of(st.st_mode)),
               S_ISDIR(st.st_mode) ? "name a file inside it" : "name a regular file to write");
-    if (!may_write(target.string(), st))
+    if (!may_write(path, st))
       refused(path, "it is read-only", "make it writable first (chmod u+w) if it should be replaced");
     // A rename would split hard links, and would give the file to this user.
-    in_place = st.st_nlink > 1 || (::geteuid() != 0 && (st.st_uid != ::geteuid() || st.st_gid != ::getegid()));
+    if (st.st_nlink > 1)
+      in_place = fmt::format("it has {} hard links, which a replacement would split", st.st_nlink);
+    else if (::geteuid() != 0 && st.st_uid != ::geteuid())
+      in_place = "it belongs to another user, which a replacement would not";
   }
-  if (in_place) return write_in_place(path, target, contents, fault);
+  if (!in_place.empty()) return write_in_place(path, contents, st, in_place, fault);
+  if (!may_write_in(dir))
+    refused(path, fmt::format("its folder {} is read-only, so the file cannot be replaced whole", dir.string()),
+            "make the folder writable (chmod u+w), or write the file somewhere else");
 
   TempFile tmp{(dir / ("." + target.filename().string() + ".XXXXXX")).string()};
   int err = injected(fault, "create");
   if (!err && (tmp.fd = ::mkstemp(tmp.name.data())) < 0) err = errno;
+  if (err == EACCES || err == EPERM || err == EROFS)
+    refused(path, fmt::format("no file can be made in its folder {} ({}), so it cannot be replaced whole",
+                              dir.string(), std::strerror(err)),
+            "make the folder writable, or write the file somewhere else");
   if (err) write_failed(path, "create", err);
   tmp.created = true;
+  const TempGuard guard(tmp.name);
 
   const mode_t mode = exists ? (st.st_mode & 07777) : new_file_mode();
   if (::fchmod(tmp.fd, mode) != 0) write_failed(path, "create", errno);
-  if (exists && (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) && ::fchown(tmp.fd, st.st_uid, st.st_gid) != 0)
-    write_failed(path, "create", errno);
+  // The group is kept where it can be (a group this user is in); where it
+  // cannot, the file is rewritten in place instead.
+  if (exists && (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) && ::fchown(tmp.fd, st.st_uid, st.st_gid) != 0) {
+    ::close(tmp.fd);
+    tmp.fd = -1;
+    ::unlink(tmp.name.c_str());
+    tmp.created = false;
+    return write_in_place(path, contents, st, "its group is one a replacement could not keep", fault);
+  }
   if (exists && (st.st_mode & 07000) && ::fchmod(tmp.fd, mode) != 0)  // chown clears set-id bits
     write_failed(path, "create", errno);
 
@@ -168,9 +253,10 @@ void atomic_write(const std::string& path, std::string_view contents, const Writ
     ::fsync(dfd);
     ::close(dfd);
   }
+  return "";
 }
 
-void write_output(const std::string& path, std::string_view contents) {
+std::string write_output(const std::string& path, std::string_view contents) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
     return atomic_write(path, contents);
@@ -189,6 +275,7 @@ void write_output(const std::string& path, std::string_view contents) {
     throw Error(std::move(d));
   }
   if (::close(fd) != 0 && errno != EINTR) write_failed(path, "write", errno);
+  return "";
 }
 
 }  // namespace napkin

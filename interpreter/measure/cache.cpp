@@ -2,16 +2,21 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "grammar/diagnostic.hpp"
+#include "interpreter/io/atomic_write.hpp"
 
 namespace napkin::measure {
 
@@ -104,32 +109,11 @@ bool read_regular(const std::string& path, std::string& text, std::size_t limit,
 }
 
 void write_atomically(const std::string& path, const std::string& header, const toml::table& doc) {
-  const fs::path target(path);
-  struct stat st {};
-  const bool exists = ::stat(path.c_str(), &st) == 0;
-  if (exists && !S_ISREG(st.st_mode))
-    throw std::runtime_error(fmt::format("cannot write {}: it is {}, and napkin replaces only regular files", path,
-                                         S_ISDIR(st.st_mode) ? "a directory" : "not a regular file"));
-  const std::string dir = target.has_parent_path() ? target.parent_path().string() : std::string(".");
-  std::string tmp = (fs::path(dir) / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~mask));
-  const std::string text = toml_text(header, doc);
-  int err = 0;
-  for (std::size_t done = 0; done < text.size() && !err;) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno != EINTR) err = errno;
-    if (n > 0) done += static_cast<std::size_t>(n);
-  }
-  if (!err && ::fsync(fd) != 0) err = errno;
-  if (::close(fd) != 0 && !err) err = errno;
-  if (!err && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
-  if (err) {
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(err)));
+  try {
+    const std::string note = napkin::atomic_write(path, toml_text(header, doc));
+    if (!note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
+  } catch (const napkin::Error& e) {
+    throw std::runtime_error(e.diagnostic().message);
   }
 }
 
@@ -189,18 +173,52 @@ std::optional<Measurement> Cache::find(const std::string& device, const std::str
   }
 }
 
-void Cache::store(const std::string& device, const Measurement& m) const {
-  const std::string text = cache_text(path_);  // throws for a file that is not ours
-  toml::table doc;
-  try {
-    doc = toml::parse(text, path_);
-  } catch (const toml::parse_error&) {
+namespace {
+
+// An exclusive lock on `path`.lock, held while a writer reads the cache,
+// adds its entry and replaces the file: two processes measuring at once
+// each add theirs to what the other wrote, and no entry is lost. The lock
+// is a file of its own because the cache itself is replaced, not rewritten.
+class CacheLock {
+ public:
+  explicit CacheLock(const std::string& path) {
+    const std::string lock = path + ".lock";
+    fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0666);
+    if (fd_ < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", lock, std::strerror(errno)));
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) {
+        const int err = errno;
+        ::close(fd_);
+        throw std::runtime_error(fmt::format("cannot lock {}: {}", lock, std::strerror(err)));
+      }
   }
+  ~CacheLock() { ::close(fd_); }  // closing releases the lock
+  CacheLock(const CacheLock&) = delete;
+  CacheLock& operator=(const CacheLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
+void Cache::store(const std::string& device, const Measurement& m) const {
   // Only napkin's own directory is made: ~/.cache/napkin or $XDG_CACHE_HOME/napkin.
   const fs::path dir = fs::path(path_).parent_path();
   const char* env = std::getenv("NAPKIN_MEASURE_CACHE");
   std::error_code ec;
   if (!(env && *env) && !dir.empty() && path_ == default_path()) fs::create_directories(dir, ec);
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))  // before a lock file is made beside it
+    throw std::runtime_error(fmt::format("cannot write {}: it is {}, and napkin replaces only regular files", path_,
+                                         S_ISDIR(st.st_mode) ? "a directory" : "not a regular file"));
+  const CacheLock lock(path_);
+  const std::string text = cache_text(path_);  // read under the lock; throws for a file that is not ours
+  toml::table doc;
+  try {
+    doc = toml::parse(text, path_);
+  } catch (const toml::parse_error&) {
+  }
   if (!doc[device].as_table()) doc.insert_or_assign(device, toml::table{});
   doc[device].as_table()->insert_or_assign(m.key(), to_toml(m));
   write_atomically(path_, kCacheHeader, doc);

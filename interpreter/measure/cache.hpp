@@ -1,8 +1,10 @@
 #pragma once
 // Measurements kept between runs, so evaluating a file twice does not run
 // its probes twice: a TOML file with a table per device and, inside it, one
-// per probe and arguments. Writes go to a temporary file that is renamed
-// over the old one, so a reader never sees half a file.
+// per probe and arguments. Writes go through io's atomic replacement
+// (interpreter/io/atomic_write.hpp), so a reader never sees half a file; a
+// writer holds a lock (flock on the cache's name + ".lock") while it reads
+// the cache, adds its entry and replaces it, so writers at once merge.
 #include <optional>
 #include <string>
 
@@ -16,9 +18,9 @@ toml::table to_toml(const Measurement& m);
 // Throws std::runtime_error when a field is missing or has the wrong type.
 Measurement from_toml(const toml::table& t);
 
-// Writes `doc` to `path` by way of a temporary file in the same directory,
-// keeping the original's mode. Only a regular file (or nothing) at `path` is
-// replaced; a directory, device, FIFO or socket there is an error.
+// Writes `doc` to `path` with napkin::atomic_write: only a regular file (or
+// nothing) at `path` is replaced, never through a link; anything else, or a
+// failed write, throws std::runtime_error with atomic_write's message.
 void write_atomically(const std::string& path, const std::string& header, const toml::table& doc);
 // `header` and `doc` as the text write_atomically writes.
 std::string toml_text(const std::string& header, const toml::table& doc);

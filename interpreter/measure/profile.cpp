@@ -162,12 +162,16 @@ Profile read_profile(const std::string& path) {
   p.measured_at = doc["profile"]["measured_at"].value_or(std::string());
   const toml::table* hw = doc["hardware"].as_table();
   if (!hw) throw std::runtime_error(fmt::format("{} has no [hardware] table", path));
+  p.hardware_line = hw->source().begin.line;
   for (const auto& [key, node] : *hw) {
     const std::string name(key.str());
     if (!is_identifier(name))
       throw std::runtime_error(fmt::format("{}: `{}` in [hardware] is not a field name napkin can use", path, name));
     ProfileField f;
     f.name = name;
+    f.line = key.source().begin.line;
+    f.key_column = key.source().begin.column;
+    f.value_column = node.source().begin.line == f.line ? node.source().begin.column : 0;
     if (auto s = node.value<std::string>()) {
       f.is_string = true;
       f.text = *s;
@@ -201,7 +205,46 @@ Profile read_profile(const std::string& path) {
   return p;
 }
 
+namespace {
+
+// A field's value as napkin source.
+std::string value_source(const ProfileField& f) {
+  if (f.is_string) return quote(f.text);
+  if (f.unit.empty()) return fmt::format("{}", f.value);
+  return fmt::format("{} {}", f.value, f.unit);
+}
+
+// The source laid out over the file's own lines: `[hardware]`'s line opens
+// the record, each field sits on its key's line with its name at the key's
+// column and its value at the value's, and the import comes last. Empty
+// when the file's layout does not allow it (two fields on a line, a key
+// after its value's column, a field above the table).
+std::string placed_source(const Profile& p) {
+  if (p.hardware_line == 0) return "";
+  std::string s;
+  unsigned line = 1;
+  auto to_line = [&](unsigned n) {
+    for (; line < n; ++line) s += '\n';
+  };
+  to_line(p.hardware_line);
+  s += "hardware profile extends gpu {";
+  std::vector<const ProfileField*> by_line;
+  for (const auto& f : p.fields) by_line.push_back(&f);
+  std::sort(by_line.begin(), by_line.end(), [](const ProfileField* a, const ProfileField* b) { return a->line < b->line; });
+  for (const ProfileField* fp : by_line) {
+    const ProfileField& f = *fp;
+    if (f.line <= line || f.key_column == 0 || f.value_column < f.key_column + f.name.size() + 3) return "";
+    to_line(f.line);  // s now stands at the start of the field's line
+    s += std::string(f.key_column - 1, ' ') + f.name + " =";
+    s += std::string(f.value_column - f.key_column - f.name.size() - 2, ' ') + value_source(f);
+  }
+  return s + "\n}\nimport \"std/hardware\"\n";
+}
+
+}  // namespace
+
 std::string profile_source(const Profile& p) {
+  if (std::string placed = placed_source(p); !placed.empty()) return placed;
   std::string s = "import \"std/hardware\"\nhardware profile extends gpu {\n";
   for (const auto& f : p.fields) {
     if (f.is_string) s += fmt::format("  {} = {}\n", f.name, quote(f.text));

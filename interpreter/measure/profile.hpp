@@ -17,9 +17,14 @@ struct ProfileField {
   double value = 0;        // in `unit`
   std::string unit;        // "B/s", "" for a plain number
   std::string provenance;  // how it was measured, "" for a figure given by hand
+  // Where the file read writes it (1-based; 0 when made, not read): its key
+  // and its value. profile_source puts the field there, so that an error in
+  // it names the file's own line and column.
+  unsigned line = 0, key_column = 0, value_column = 0;
 };
 
 struct Profile {
+  unsigned hardware_line = 0;  // the line of `[hardware]` in the file read (0: made, not read)
   std::string device;       // "gpu: NVIDIA H200"
   std::string measured_at;
   std::vector<ProfileField> fields;

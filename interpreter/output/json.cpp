@@ -10,7 +10,7 @@ namespace {
 // `j` as dump(2) writes it nested `depth` levels deep: every line after the
 // first indented by two spaces a level (a string holds no raw newline).
 std::string nested(const nlohmann::ordered_json& j, int depth) {
-  const std::string text = j.dump(2);
+  const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   const std::string indent(2 * static_cast<std::size_t>(depth), ' ');
   std::string out;
   out.reserve(text.size());
@@ -55,12 +55,12 @@ std::string report_json(const Interpreter& in, const Report& r) {
         switch (f.value.kind) {
           case Value::Kind::Quantity:
             if (is_range(f.value)) {  // a range: its median, and its quantiles beside it
-              v["si"] = range_summary(f.value).p50;
+              v["si"] = unsigned_zero(range_summary(f.value).p50);
               v["unit"] = in.units().format(f.value.q.dim);
               v["range"] = range_json(f.value);
               break;
             }
-            v["si"] = f.value.q.v;
+            v["si"] = unsigned_zero(f.value.q.v);
             v["unit"] = in.units().format(f.value.q.dim);
             break;
           case Value::Kind::Bool: v["value"] = f.value.b; break;
@@ -102,7 +102,7 @@ std::string with_json_array(const std::string& json_text, const std::string& key
   // sweeps may be a hundred thousand rows).
   const std::size_t close = json_text.rfind("\n}");
   if (close == std::string::npos) return json_text;
-  std::string out = json_text.substr(0, close) + ",\n  " + nlohmann::ordered_json(key).dump() + ": [";
+  std::string out = json_text.substr(0, close) + ",\n  " + nlohmann::ordered_json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ": [";
   for (std::size_t i = 0; i < items.size(); ++i)
     out += (i ? ",\n    " : "\n    ") + nested(nlohmann::ordered_json::parse(items[i]), 2);
   return out + (items.empty() ? "]" : "\n  ]") + "\n}\n";
@@ -117,8 +117,8 @@ std::string sweeps_json_at(const Interpreter& in, const std::vector<SweepResult>
     const SweepResult& s = sweeps[k];
     limit_sweep_points(s, kMaxJsonSweepPoints, "JSON");
     out += in1 + "{\n";
-    out += in2 + "\"sweep\": " + json(s.title()).dump() + ",\n";
-    out += in2 + "\"target\": " + json(s.target).dump() + ",\n";
+    out += in2 + "\"sweep\": " + json(s.title()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ",\n";
+    out += in2 + "\"target\": " + json(s.target).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ",\n";
     out += in2 + "\"inputs\": " + nested(json(s.inputs), depth + 2) + ",\n";
     out += in2 + "\"columns\": " + nested(json(s.columns), depth + 2) + ",\n";
     out += in2 + "\"rows\": ";
@@ -132,10 +132,12 @@ std::string sweeps_json_at(const Interpreter& in, const std::vector<SweepResult>
         const std::string& name = i < s.inputs.size() ? s.inputs[i] : s.columns[i - s.inputs.size()];
         json c = json::object();
         const SweepCell& cell = read[i](row);
-        if (!cell.ok) {
+        if (!cell.ok && cell.needs.empty()) {
+          c["error"] = std::string(code_text(cell.error));  // the point failed: its error is reported with it
+        } else if (!cell.ok) {
           c["needs"] = cell.needs;
         } else if (cell.value.kind == Value::Kind::Quantity) {
-          c["si"] = is_range(cell.value) ? range_summary(cell.value).p50 : cell.value.q.v;
+          c["si"] = unsigned_zero(is_range(cell.value) ? range_summary(cell.value).p50 : cell.value.q.v);
           c["unit"] = in.units().format(cell.value.q.dim);
           c["display"] = in.show(cell.value);
           if (is_range(cell.value)) c["range"] = range_json(cell.value);

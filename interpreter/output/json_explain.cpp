@@ -28,6 +28,6 @@ nlohmann::ordered_json node_json(const ExplainNode& n) {
 
 }  // namespace
 
-std::string explain_json(const ExplainNode& root) { return node_json(root).dump(2) + "\n"; }
+std::string explain_json(const ExplainNode& root) { return node_json(root).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; }
 
 }  // namespace napkin

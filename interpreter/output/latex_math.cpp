@@ -329,7 +329,15 @@ std::string latex_text(const std::string& text) {
       case '>': out += "\\textgreater{}"; break;
       case '|': out += "\\textbar{}"; break;
       case '"': out += "''"; break;
-      default: out += c; break;
+      default:
+        // A control character stops pdflatex or, a line break doubled, ends
+        // the paragraph (and the align* around it): shown as its escape.
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
+          out += c == '\n' ? std::string("\\textbackslash{}n") : c == '\t' ? std::string("\\textbackslash{}t")
+                            : fmt::format("\\textbackslash{{}}x{:02x}", static_cast<unsigned char>(c));
+        else
+          out += c;
+        break;
     }
     ++i;
   }

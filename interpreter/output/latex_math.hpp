@@ -21,8 +21,10 @@ std::string latex_math(const std::vector<TermToken>& line);
 // The pieces after the first begin with that operator.
 std::vector<std::vector<TermToken>> break_lines(const Term& t, std::size_t width);
 
-// Plain text for text mode, with LaTeX's special characters escaped and the
-// few non-ASCII characters napkin prints spelled as LaTeX commands.
+// Plain text for text mode, with LaTeX's special characters escaped, the
+// few non-ASCII characters napkin prints spelled as LaTeX commands, and a
+// control character or line break shown as its escape (`\n`, `\x1b`): no
+// text from a file can stop pdflatex or end a paragraph inside math.
 std::string latex_text(const std::string& text);
 
 }  // namespace napkin

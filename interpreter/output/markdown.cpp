@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "escape.hpp"
 #include "output.hpp"
 #include "prose.hpp"
 
@@ -13,22 +14,8 @@ namespace napkin {
 namespace {
 
 std::string code(const std::string& s) { return markdown_code(s); }
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (std::string_view("\\`*_[]<>|#").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-// A pipe ends a table cell even inside a code span.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
+std::string escape(const std::string& s) { return markdown_text(s); }
+std::string cell(const std::string& s) { return markdown_cell(s); }
 
 std::string shown(const FieldReport& f) {
   if (!f.ok && !f.error.empty()) return "**" + escape(f.error) + "**";  // it failed: the error, with its place
@@ -90,14 +77,7 @@ std::string checks_markdown(const Interpreter& in, const std::vector<CheckResult
       if (c.stmt->approx) out += " (" + escape(in.show(c.actual)) + ")";
       out += "\n";
     } else {
-      out += "- ✗ " + code(c.source) + "\n\n  ```\n";
-      std::string text = check_failure_text(in, c);
-      for (std::size_t start = 0; start < text.size();) {
-        const std::size_t end = text.find('\n', start);
-        out += "  " + text.substr(start, end - start) + "\n";
-        start = end == std::string::npos ? text.size() : end + 1;
-      }
-      out += "  ```\n\n";
+      out += "- ✗ " + code(c.source) + "\n\n" + markdown_block(check_failure_text(in, c), "  ") + "\n";
     }
   }
   if (out.size() < 2 || out.compare(out.size() - 2, 2, "\n\n") != 0) out += "\n";

@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "escape.hpp"
 #include "latex_math.hpp"
 
 namespace napkin {
@@ -76,8 +77,8 @@ std::vector<ProseSpan> spans_of(const std::string& s) {
   return out;
 }
 
-// `\x1B`: a control character, shown rather than passed on.
-std::string visible(unsigned char c) { return fmt::format("\\x{:02X}", c); }
+// `\x1b`: a control character, shown rather than passed on (as grammar/text_escape.hpp writes it).
+std::string visible(unsigned char c) { return fmt::format("\\x{:02x}", c); }
 
 // Markdown ------------------------------------------------------------------
 
@@ -88,7 +89,7 @@ std::string md_text(std::string_view s, bool block_start) {
     if (c == '&') out += "&amp;";
     else if (c == '<') out += "&lt;";
     else if (c == '>') out += "&gt;";
-    else if (control(c)) out += "\\" + visible(c);  // `\\x1B` shows as \x1B
+    else if (control(c)) out += "\\" + visible(c);  // `\\x1b` shows as \x1b
     else if (std::string_view("\\`*_[]#|~!$").find(static_cast<char>(c)) != std::string_view::npos) out += std::string("\\") + static_cast<char>(c);
     else out += static_cast<char>(c);
     // A paragraph that starts `1.`, `-`, `+` or `=` would be a list or a rule.
@@ -201,19 +202,6 @@ std::string render(const std::string& text, Block block, Open open_list, Close c
 }
 
 }  // namespace
-
-std::string markdown_code(const std::string& s) {
-  std::size_t run = 0, longest = 0;
-  std::string shown;
-  for (char c : s) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-    shown += control(static_cast<unsigned char>(c)) ? visible(static_cast<unsigned char>(c)) : std::string(1, c);
-  }
-  const std::string fence(longest + 1, '`');
-  const bool pad = !shown.empty() && (shown.front() == '`' || shown.back() == '`');
-  return fence + (pad ? " " : "") + shown + (pad ? " " : "") + fence;
-}
 
 std::vector<ProseBlock> parse_prose(const std::string& text) {
   std::vector<ProseBlock> out;

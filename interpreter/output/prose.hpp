@@ -24,10 +24,6 @@ struct ProseBlock {
 // `text`: a comment block's lines (CommentBlock::text).
 std::vector<ProseBlock> parse_prose(const std::string& text);
 
-// An inline code span that survives backticks inside it; a control
-// character in it shows as `\x1B`.
-std::string markdown_code(const std::string& s);
-
 // Paragraphs separated by blank lines; no trailing newline.
 std::string prose_markdown(const std::string& text);
 std::string prose_latex(const std::string& text);

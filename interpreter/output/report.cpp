@@ -276,6 +276,11 @@ Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, bool 
   module_sections(in, m, r, errors, how, opening);
   try {
     r.sweeps = run_sweeps(in, m);
+    for (const SweepResult& s : r.sweeps)
+      if (s.first_error) {
+        if (!keep_going) throw_point_error(s);
+        errors.out->push_back(*s.first_error);  // the table stands; its failed points show their code
+      }
   } catch (const MissingInput& e) {
     if (!keep_going) throw;
     errors.keep(e);

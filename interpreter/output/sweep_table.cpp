@@ -6,8 +6,10 @@
 #include <iterator>
 #include <string_view>
 
+#include "grammar/text_escape.hpp"
 #include "interpreter/core/samples.hpp"
 #include "interpreter/sweep/sweep.hpp"
+#include "escape.hpp"
 #include "output.hpp"
 
 namespace napkin {
@@ -18,8 +20,9 @@ std::size_t width(std::string_view s) {
 }
 
 std::string shown(const Interpreter& in, const SweepCell& c) {
+  if (!c.ok && c.needs.empty()) return fmt::format("error[{}]", code_text(c.error));  // the point failed
   if (!c.ok) return "needs " + c.needs;
-  if (c.value.kind == Value::Kind::String) return c.value.str();  // a table cell needs no quotes
+  if (c.value.kind == Value::Kind::String) return visible_controls(c.value.str(), false);  // a table cell needs no quotes, and holds one line
   return in.show(c.value);
 }
 
@@ -106,6 +109,8 @@ std::string sweep_text(const Interpreter& in, const SweepResult& s) {
 
 std::string sweep_markdown(const Interpreter& in, const SweepResult& s) {
   const auto h = header(s);
+  // The title and the header are names, which the grammar keeps to letters,
+  // digits, `_` and `.`; a string in a cell is the file's text, escaped.
   std::string out = fmt::format("**sweep {}**\n\n|", s.title());
   for (const auto& c : h) out += " " + c + " |";
   out += "\n|";
@@ -116,7 +121,9 @@ std::string sweep_markdown(const Interpreter& in, const SweepResult& s) {
     out += "|";
     for (std::size_t i = 0; i < h.size(); ++i) {
       out += ' ';
-      out += shown(in, read[i](r));
+      const SweepCell& c = read[i](r);
+      const bool text = c.ok && c.value.kind != Value::Kind::Quantity && c.value.kind != Value::Kind::Bool;
+      out += text ? markdown_cell(markdown_text(shown(in, c))) : shown(in, c);
       out += " |";
     }
     out += "\n";
@@ -168,9 +175,9 @@ std::string sweep_csv(const Interpreter& in, const SweepResult& s) {
           const RangeSummary& q = range_summary(c.value);
           fmt::format_to(it, FMT_COMPILE("{},{},{}"), q.p50, q.p5, q.p95);
         } else if (band[i]) {
-          fmt::format_to(it, FMT_COMPILE("{},{},{}"), c.value.q.v, c.value.q.v, c.value.q.v);
+          fmt::format_to(it, FMT_COMPILE("{},{},{}"), unsigned_zero(c.value.q.v), unsigned_zero(c.value.q.v), unsigned_zero(c.value.q.v));
         } else {
-          fmt::format_to(it, FMT_COMPILE("{}"), c.value.q.v);
+          fmt::format_to(it, FMT_COMPILE("{}"), unsigned_zero(c.value.q.v));
         }
         continue;
       }

@@ -9,8 +9,10 @@
 
 namespace napkin {
 
-// A plot that cannot be drawn: no GPU to draw a roofline for, a sweep over
-// something that is not a number. The message says what to write instead.
+// A plot that cannot be drawn where nothing in the file is to blame: no GPU
+// to draw a roofline for (E0805, with no place). Anything with a place (a
+// --gpu that is not hardware, a bandwidth of 0, a sweep over something that
+// is not a number, too many points) is a napkin::Error at that place.
 struct PlotError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -29,7 +31,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o);
 
 // A sweep's numeric columns against its first input, one panel per unit,
 // and its text columns (such as `bound`) as a strip below.
-// A sweep plot draws at most this many points (PlotError, E0702, beyond).
+// A sweep plot draws at most this many points (E0702 at the sweep, beyond).
 inline constexpr std::size_t kMaxPlotPoints = 20'000;
 std::string sweep_svg(const Interpreter& in, const SweepResult& s);
 

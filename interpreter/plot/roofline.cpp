@@ -89,16 +89,25 @@ Record* eval_record(Interpreter& in, Module* m, const std::string& what) {
   sources.push_back(std::make_unique<SourceFile>(SourceFile{"<--gpu>", what, ""}));
   exprs.push_back(parse_expression(*sources.back()));
   Value v = in.eval_in(m, *exprs.back());
-  if (v.kind != Value::Kind::Record) throw PlotError(fmt::format("--gpu {} is not a hardware record", what));
+  if (v.kind != Value::Kind::Record)
+    fail(codes::cannot_plot, exprs.back()->span, fmt::format("--gpu {} is {}, not a hardware record", what, describe_kind(v)),
+         "name a hardware record, e.g. --gpu h100_sxm");
   return v.rec;
 }
 
 Quantity field(Interpreter& in, Record* r, const std::string& name, const Dim& dim, const char* unit) {
+  // The place: where the field is written, else where the record is.
   auto it = r->index().find(name);
-  if (it == r->index().end()) throw PlotError(fmt::format("{} has no field `{}`", r->name, name));
+  if (it == r->index().end())
+    fail(codes::cannot_plot, r->span, fmt::format("{} has no field `{}`", r->name, name),
+         "a roofline needs a hardware record with memory_bandwidth and the peak it draws");
   Value v = in.field(r, it->second, Span{});
-  if (v.kind != Value::Kind::Quantity || v.q.dim != dim || !(v.q.v > 0))
-    throw PlotError(fmt::format("{}.{} is {}, not a positive {}", r->name, name, in.show(v), unit));
+  if (v.kind != Value::Kind::Quantity || v.q.dim != dim || !(v.q.v > 0)) {
+    const Slot* s = r->find(name);
+    fail(codes::cannot_plot, s && s->decl ? s->decl->span : r->span,
+         fmt::format("{} is {}, not a positive {}", r->name.empty() ? name : r->name + "." + name, in.show(v), unit),
+         fmt::format("a roofline is drawn from a positive {}", unit));
+  }
   return v.q;
 }
 

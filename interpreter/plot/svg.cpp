@@ -5,21 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "interpreter/output/escape.hpp"
+
 namespace napkin::svg {
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string escape(const std::string& s) { return xml_text(s); }
 
 const std::string& color(std::size_t i) {
   // Okabe–Ito: safe for colour-blind readers.

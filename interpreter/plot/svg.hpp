@@ -6,7 +6,8 @@
 
 namespace napkin::svg {
 
-// Text for an SVG element or attribute: & < > " escaped.
+// Text for an SVG element or attribute: & < > " escaped, and nothing XML
+// 1.0 forbids (interpreter/output/escape.hpp).
 std::string escape(const std::string& s);
 
 // A palette that stays distinguishable when printed in grey.

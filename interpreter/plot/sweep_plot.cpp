@@ -69,6 +69,7 @@ bool numeric(const Rows& rows, std::size_t col) {
 }
 
 std::string text_of(const Interpreter& in, const SweepCell& c) {
+  if (!c.ok && c.needs.empty()) return fmt::format("error[{}]", code_text(c.error));
   if (!c.ok) return "needs " + c.needs;
   return c.value.kind == Value::Kind::String ? c.value.str() : in.show(c.value);
 }
@@ -102,13 +103,15 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
     return any;
   };
   if (s.row_count() == 0 || !first_numeric())
-    throw PlotError(fmt::format("sweep {}: its first input, {}, is not a number to plot along", s.title(), s.inputs[0]));
+    fail(codes::cannot_plot, s.stmt ? s.stmt->span : Span{},
+         fmt::format("sweep {}: its first input, {}, is not a number to plot along", s.title(), s.inputs[0]),
+         "put a numeric input first: `sweep R over NUMBER in [...], OTHER in [...]`");
   // Every point is a circle in the SVG: past this the picture is megabytes
   // of ink no one can read.
   if (s.row_count() > kMaxPlotPoints)
-    throw PlotError(fmt::format("error[E0702]: sweep {} has {} points, and a plot draws at most {}; plot a coarser "
-                                "sweep (fewer values per input)",
-                                s.title(), s.row_count(), kMaxPlotPoints));
+    fail(codes::size_limit, s.stmt ? s.stmt->span : Span{},
+         fmt::format("sweep {} has {} points, and a plot draws at most {}", s.title(), s.row_count(), kMaxPlotPoints),
+         "plot a coarser sweep (fewer values per input)");
   const Rows rows = s.rows();
 
   // Lines: one per shown column and per value of the other inputs.
@@ -129,7 +132,9 @@ std::string sweep_svg(const Interpreter& in, const SweepResult& s) {
     }
     it->columns.push_back(c);
   }
-  if (panels.empty()) throw PlotError(fmt::format("sweep {} shows no numeric column to plot", s.title()));
+  if (panels.empty())
+    fail(codes::cannot_plot, s.stmt ? s.stmt->span : Span{}, fmt::format("sweep {} shows no numeric column to plot", s.title()),
+         "show a number: `... show tokens_per_s`");
 
   std::vector<std::string> keys;  // the other inputs' values, in row order
   auto key_of = [&](const std::vector<SweepCell>& row) {

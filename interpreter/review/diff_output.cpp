@@ -7,6 +7,7 @@
 
 #include "diff.hpp"
 #include "grammar/text_width.hpp"
+#include "interpreter/output/escape.hpp"
 
 namespace napkin {
 namespace {
@@ -25,12 +26,17 @@ std::string table(const std::vector<std::array<std::string, 3>>& rows) {
 
 const char* check_state(int s) { return s < 0 ? "absent" : s ? "passed" : "failed"; }
 
-std::string md_cell(std::string s) {
-  for (std::size_t i = 0; (i = s.find('|', i)) != std::string::npos; i += 2) s.replace(i, 1, "\\|");
-  return s;
-}
+std::string md_cell(const std::string& s) { return markdown_cell(s); }
 
-std::string md_code(const std::string& s) { return "`" + md_cell(s) + "`"; }
+// A code span in a table cell: fenced past any backtick inside, its `|` escaped.
+std::string md_code(const std::string& s) { return markdown_cell(markdown_code(s)); }
+
+// A value in a table cell: a number or a truth value as shown; a string or
+// another value that can hold the file's text, escaped as Markdown text.
+std::string md_value(const DiffSide& s) {
+  const bool text = s.ok && s.value.kind != Value::Kind::Quantity && s.value.kind != Value::Kind::Bool;
+  return markdown_cell(text ? markdown_text(s.shown) : s.shown);
+}
 
 // "  (also a, b)": the rows folded into this one.
 std::string also(const DiffEntry& e) {
@@ -89,7 +95,7 @@ std::string diff_markdown(const Diff& d) {
   if (!d.moved.empty()) {
     out += "**Values moved**, largest change first\n\n| value | before | after | change |\n| --- | ---: | ---: | ---: |\n";
     for (const auto& e : d.moved)
-      out += fmt::format("| {} | {} | {} | {} |\n", md_code(e.name), md_cell(e.before.shown), md_cell(e.after.shown),
+      out += fmt::format("| {} | {} | {} | {} |\n", md_code(e.name), md_value(e.before), md_value(e.after),
                          change_text(e) + md_cell(also(e)));
     out += "\n";
   }
@@ -99,7 +105,7 @@ std::string diff_markdown(const Diff& d) {
     out += list == &d.appeared ? "**Appeared**\n\n| value | now |\n" : "**Disappeared**\n\n| value | was |\n";
     out += "| --- | ---: |\n";
     for (const auto& e : *list)
-      out += fmt::format("| {} | {} |\n", md_code(e.name), md_cell((list == &d.appeared ? e.after : e.before).shown));
+      out += fmt::format("| {} | {} |\n", md_code(e.name), md_value(list == &d.appeared ? e.after : e.before));
     out += "\n";
   }
   if (!d.checks.empty()) {
@@ -124,7 +130,7 @@ std::string diff_json(const Diff& d) {
     j["display"] = s.shown;
     switch (s.value.kind) {
       case Value::Kind::Quantity:
-        j["si"] = s.value.q.v;
+        j["si"] = unsigned_zero(s.value.q.v);
         j["unit"] = s.si_unit;
         break;
       case Value::Kind::Bool: j["value"] = s.value.b; break;
@@ -155,7 +161,7 @@ std::string diff_json(const Diff& d) {
   for (const auto& c : d.checks)
     checks.push_back({{"source", c.source}, {"before", check_state(c.before)}, {"after", check_state(c.after)}});
   out["checks"] = std::move(checks);
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace napkin

@@ -28,13 +28,31 @@ std::size_t field_index(Record* r, const std::string& name, Span at, const char*
   throw Error(std::move(d));
 }
 
-SweepCell cell(Interpreter& in, Record* r, std::size_t i) {
+// The value of field `i` at one point. An error there (a division by zero
+// at b = 2) is the cell's, not the sweep's: the cell shows its code, the
+// other points stand, and the first such error is kept with a note naming
+// its point, to be reported once.
+SweepCell cell(Interpreter& in, Record* r, std::size_t i, SweepResult& out,
+               const std::vector<std::pair<std::size_t, Value>>& point, bool& point_failed) {
   SweepCell c;
   try {
     c.value = in.field(r, i, Span{});
   } catch (const MissingInput& e) {
     c.ok = false;
     c.needs = e.field();
+  } catch (const Error& e) {
+    c.ok = false;
+    c.error = e.diagnostic().code;
+    if (!point_failed) ++out.failed_points;
+    point_failed = true;
+    if (!out.first_error) {
+      Diagnostic d = e.diagnostic();
+      std::string at;
+      for (std::size_t k = 0; k < point.size(); ++k)
+        at += fmt::format("{}{} = {}", k ? ", " : "", out.inputs[k], in.show(point[k].second));
+      d.notes.push_back(fmt::format("at the point {} of sweep {}; its other points are shown", at, out.title()));
+      out.first_error = std::move(d);
+    }
   }
   return c;
 }
@@ -119,7 +137,8 @@ void walk_points(Interpreter& in, const Setup& s, SweepResult& out) {
     if (previous) share_independent_fields(*r, *previous, independent);
     if (retire_previous) in.retire(*previous);
     previous = r;
-    for (std::size_t c : s.columns) row.push_back(cell(in, r, c));
+    bool failed = false;
+    for (std::size_t c : s.columns) row.push_back(cell(in, r, c, out, values, failed));
     retire_previous = retirable(*r, first_new) &&
                       std::all_of(row.begin(), row.end(),
                                   [&](const SweepCell& c) { return reaches_no_point(c.value, first_new); });
@@ -190,8 +209,9 @@ bool run_compiled(Interpreter& in, Module* m, const Setup& s, SweepResult& out) 
       share_independent_fields(*r, *first, independent);
       bool reaches = false;
       for (std::size_t k = 0; k < nin; ++k) out.table[k].push(SweepCell{true, values[k].second, {}});
+      bool failed = false;
       for (std::size_t j = 0; j < nout; ++j) {
-        SweepCell c = cell(in, r, s.columns[j]);
+        SweepCell c = cell(in, r, s.columns[j], out, values, failed);
         reaches = reaches || !reaches_no_point(c.value, made);
         out.table[nin + j].push(c);
       }
@@ -313,8 +333,22 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& st, bool compile) {
   const Interpreter::TracingOff no_derivations(in);
   if (!compile || !run_compiled(in, m, s, out)) {
     for (auto& col : out.table) col = SweepColumn{};
+    out.failed_points = 0;
+    out.first_error.reset();
     walk_points(in, s, out);
   }
+  return out;
+}
+
+void throw_point_error(const SweepResult& s) {
+  if (s.first_error) throw Error(*s.first_error);
+}
+
+std::string point_error_text(const SweepResult& s) {
+  if (!s.first_error) return "";
+  std::string out = render(*s.first_error);
+  if (s.failed_points > 1)
+    out += fmt::format("(and {} more points of sweep {} failed; each shows its error code)\n", s.failed_points - 1, s.title());
   return out;
 }
 

@@ -2,6 +2,7 @@
 // Sweeps: a record evaluated over every combination of the values of one or
 // two of its inputs, with chosen fields shown as a table.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ struct SweepCell {
   bool ok = true;
   Value value;
   std::string needs;  // the missing input, when !ok
+  Code error = Code::internal;  // when !ok and `needs` is empty: the error at this point ("error[E0400]")
 };
 
 // One column of a sweep's table. A column whose cells are all numbers (or
@@ -70,6 +72,11 @@ struct SweepResult {
   std::vector<std::string> columns;  // "tokens_per_s", ...
   std::vector<SweepColumn> table;    // inputs first, then columns
   bool compiled = false;             // the columns came from a compiled program (sweep_compile.hpp)
+  // Points whose value is an error (a division by zero at b = 2): each such
+  // cell shows its code and the rest of the table stands; the first error,
+  // with a note naming its point and the sweep, is kept to report.
+  std::size_t failed_points = 0;
+  std::optional<Diagnostic> first_error;
   std::string title() const;         // "decode over batch, context"
   std::size_t row_count() const { return table.empty() ? 0 : table[0].size(); }
   std::size_t width() const { return table.size(); }
@@ -93,5 +100,10 @@ inline constexpr std::size_t kMaxSweepSamples = 10'000'000;
 // compiled program's tests compare against.
 SweepResult run_sweep(Interpreter& in, const ast::Stmt& sweep, bool compile = true);
 std::vector<SweepResult> run_sweeps(Interpreter& in, Module* m, bool compile = true);
+// The first error at one of a sweep's points, thrown (for what cannot show
+// part of a table: a plot); or rendered for stderr, with how many other
+// points failed ("" when none did).
+void throw_point_error(const SweepResult& s);
+std::string point_error_text(const SweepResult& s);
 
 }  // namespace napkin

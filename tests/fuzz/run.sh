@@ -2,8 +2,8 @@
 # tests/fuzz/run.sh SECONDS [JOBS] [TARGET]
 # Builds the libFuzzer targets with clang (address and undefined-behaviour
 # sanitizers) in build-fuzz/ and fuzzes TARGET for SECONDS: napkin (run in
-# every format, explain, plots; the default), toml (import_toml), fmt or
-# diff (tests/fuzz/CMakeLists.txt). The corpus grows in
+# every format, explain, plots; the default), toml (import_toml), fmt,
+# diff, or analysis (solve and sensitivity; tests/fuzz/CMakeLists.txt). The corpus grows in
 # build-fuzz/corpus-TARGET (corpus/ for napkin); crashes land in
 # build-fuzz/crashes. Each crash becomes a case in tests/errors/ once it is fixed.
 set -euo pipefail
@@ -20,7 +20,9 @@ if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux
   exit 2
 fi
 
-flags="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+# -fsized-deallocation: clang 14 leaves sized operator delete off, which
+# core/sample_buffer.cpp calls.
+flags="-O1 -g -fsized-deallocation -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ \
   "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
   -DNAPKIN_FUZZ=ON -DNAPKIN_TESTS=OFF -DNAPKIN_CUDA=OFF >/dev/null

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
+#include <sys/resource.h>
 #include <sys/stat.h>
+
+#include <csignal>
 
 #include <cerrno>
 #include <filesystem>
@@ -53,13 +56,70 @@ TEST_CASE("atomic_write creates and replaces a file and leaves nothing beside it
   CHECK(entries(d.path) == 1);
 }
 
-TEST_CASE("atomic_write through a symbolic link replaces the target and keeps the link", "[atomic_write]") {
+TEST_CASE("atomic_write never writes through a symbolic link: the link and its target stay", "[atomic_write]") {
   TempDir d;
   spit(d.path / "real.toml", "old");
   fs::create_symlink("real.toml", d.path / "link.toml");
-  napkin::atomic_write((d.path / "link.toml").string(), "new");
+  try {
+    napkin::atomic_write((d.path / "link.toml").string(), "new");
+    FAIL("a write through a link should be refused");
+  } catch (const napkin::Error& e) {
+    CHECK(code_text(e.diagnostic().code) == "E0602");
+    CHECK_THAT(e.diagnostic().message, Catch::Contains("symbolic link to real.toml"));
+  }
   CHECK(fs::is_symlink(d.path / "link.toml"));
+  CHECK(slurp(d.path / "real.toml") == "old");
+  CHECK(napkin::atomic_write((d.path / "real.toml").string(), "new").empty());  // the file itself, named
   CHECK(slurp(d.path / "real.toml") == "new");
+}
+
+TEST_CASE("atomic_write refuses a folder without a write bit, root too, and leaves the file", "[atomic_write]") {
+  TempDir d;
+  const fs::path f = d.path / "ro" / "plan.napkin";
+  fs::create_directory(d.path / "ro");
+  spit(f, "old");
+  ::chmod((d.path / "ro").c_str(), 0555);
+  try {
+    napkin::atomic_write(f.string(), "new");
+    FAIL("a write into a read-only folder should be refused");
+  } catch (const napkin::Error& e) {
+    CHECK_THAT(e.diagnostic().message, Catch::Contains("is read-only, so the file cannot be replaced whole"));
+  }
+  ::chmod((d.path / "ro").c_str(), 0755);
+  CHECK(slurp(f) == "old");
+}
+
+TEST_CASE("past the file-size limit a write fails with EFBIG and the original stays whole", "[atomic_write]") {
+  // As the command line does: SIGXFSZ ignored, so the write fails instead.
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit old_limit {};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  TempDir d;
+  const fs::path f = d.path / "a.napkin", g = d.path / "b.napkin";
+  const std::string original(200000, 'o');
+  spit(f, original);
+  fs::create_hard_link(f, g);  // rewritten in place
+  struct rlimit small = old_limit;
+  small.rlim_cur = 100000;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  std::string in_place_error, plain_error;
+  try {
+    napkin::atomic_write(f.string(), std::string(150000, 'n'));
+  } catch (const napkin::Error& e) {
+    in_place_error = e.diagnostic().message;
+  }
+  fs::remove(g);
+  try {
+    napkin::atomic_write(f.string(), std::string(150000, 'n'));
+  } catch (const napkin::Error& e) {
+    plain_error = e.diagnostic().message;
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+  CHECK_THAT(in_place_error, Catch::Contains("File too large"));
+  CHECK_THAT(plain_error, Catch::Contains("File too large"));
+  CHECK(slurp(f) == original);
+  CHECK(entries(d.path) == 1);  // no temporary left
 }
 
 TEST_CASE("a write that fails at any step leaves the original intact", "[atomic_write]") {

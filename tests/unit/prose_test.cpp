@@ -54,6 +54,6 @@ TEST_CASE("LaTeX prose escapes every special character") {
         "\\textasciigrave{}");
   CHECK(prose_latex("`code_name` and *it*, 10^9, h_kv") ==
         "\\texttt{code\\_\\allowbreak{}name} and \\emph{it}, 10\\textsuperscript{9}, h\\textsubscript{kv}");
-  CHECK(prose_latex("esc \x1b") == "esc \\textbackslash{}x1B");
+  CHECK(prose_latex("esc \x1b") == "esc \\textbackslash{}x1b");
   CHECK(prose_latex("- a\n- b\n\nafter") == "\\begin{itemize}\n\\item a\n\\item b\n\\end{itemize}\n\nafter");
 }
