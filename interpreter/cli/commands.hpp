@@ -132,4 +132,15 @@ struct SensitivityArgs {
 Result cmd_solve(const SolveArgs& a, const Common& c);
 Result cmd_sensitivity(const SensitivityArgs& a, const Common& c);
 
+// `napkin layout FILE PLAN [--top N]`
+struct LayoutArgs {
+  std::string file;
+  std::string record;
+  std::size_t top = 5;
+  std::vector<double> tp, pp, cp, micro_batch;  // empty: every candidate
+  std::string format = "text";
+};
+
+Result cmd_layout(const LayoutArgs& a, const Common& c);
+
 }  // namespace napkin::cli

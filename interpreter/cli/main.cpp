@@ -192,6 +192,19 @@ int main(int argc, char** argv) {
   sens_cmd->add_option("--format", sens.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
   add_common(sens_cmd);
 
+  LayoutArgs layout;
+  auto* layout_cmd = app.add_subcommand(
+      "layout", "rank a training plan's parallel layouts by step time, dropping those that do not fit (docs/language.md)");
+  layout_cmd->add_option("file", layout.file, "a .napkin file")->required();
+  layout_cmd->add_option("plan", layout.record, "a std/plans training_plan, e.g. plan")->required();
+  layout_cmd->add_option("--top", layout.top, "layouts shown (default 5)")->check(CLI::PositiveNumber);
+  layout_cmd->add_option("--tp", layout.tp, "tensor-parallel degrees to try, e.g. 4,8 (default: every divisor inside a domain)")->delimiter(',');
+  layout_cmd->add_option("--pp", layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',');
+  layout_cmd->add_option("--cp", layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',');
+  layout_cmd->add_option("--micro-batch", layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8)")->delimiter(',');
+  layout_cmd->add_option("--format", layout.format, "text (default), markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
+  add_common(layout_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -223,5 +236,6 @@ int main(int argc, char** argv) {
   else if (*measure_cmd) r = cmd_measure(measure, common);
   else if (*solve_cmd) r = cmd_solve(solve_args, common);
   else if (*sens_cmd) r = cmd_sensitivity(sens, common);
+  else if (*layout_cmd) r = cmd_layout(layout, common);
   return finish(r);
 }

@@ -2,7 +2,7 @@
 # Runs the examples in README.md and docs/*.md, so the docs cannot drift:
 # - every ```napkin block must evaluate with `napkin run` and pass its checks;
 # - in ```console blocks, every `$ napkin eval '...'` line (and `napkin solve`,
-#   `napkin sensitivity` or `napkin explain`, on a file named from the
+#   `napkin sensitivity`, `napkin explain` or `napkin layout`, on a file named from the
 #   repository root) must print exactly the lines that follow it.
 set -u
 napkin=$1
@@ -23,7 +23,7 @@ for doc in README.md docs/*.md; do
   awk -v dir="$tmp" -v base="$(basename "$doc" .md)" '
     /^```console[[:space:]]*$/ { inblock = 1; next }
     /^```/ && inblock { inblock = 0; if (cmd != "") close(cmd); cmd = ""; next }
-    inblock && /^\$ napkin (eval|solve|sensitivity|explain) / { n++; cmd = sprintf("%s/%s.eval.%03d.L%d", dir, base, n, NR); print substr($0, 3) > (cmd ".cmd"); close(cmd ".cmd"); cmd = cmd ".want"; printf "" > cmd; next }
+    inblock && /^\$ napkin (eval|solve|sensitivity|explain|layout) / { n++; cmd = sprintf("%s/%s.eval.%03d.L%d", dir, base, n, NR); print substr($0, 3) > (cmd ".cmd"); close(cmd ".cmd"); cmd = cmd ".want"; printf "" > cmd; next }
     inblock && /^\$ / { if (cmd != "") close(cmd); cmd = ""; next }
     inblock && cmd != "" { print >> cmd }
   ' "$doc"
