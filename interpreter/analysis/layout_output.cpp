@@ -33,6 +33,15 @@ std::string degrees(const LayoutRow& r) {
                      count(r.dp), count(r.micro_batch));
 }
 
+bool same_layout(const LayoutRow& a, const LayoutRow& b) {
+  return a.tp == b.tp && a.pp == b.pp && a.cp == b.cp && a.dp == b.dp && a.micro_batch == b.micro_batch;
+}
+
+std::string best_text(const Interpreter& in, const LayoutResult& r) {
+  if (r.ranked.empty()) return "no layout fits";
+  return fmt::format("{} ({})", degrees(r.ranked[0]), shown(in, r.time_like, r.ranked[0].step_time));
+}
+
 std::string signed_time(const Interpreter& in, const Value& like, double d) {
   return (d < 0 ? "−" : "+") + shown(in, like, std::abs(d));
 }
@@ -148,7 +157,7 @@ std::string layout_markdown(const Interpreter& in, const LayoutResult& r, std::s
   return s;
 }
 
-std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_t top) {
+std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_t top, const LayoutResult* against) {
   using nlohmann::ordered_json;
   auto row = [&](const LayoutRow& x) {
     ordered_json j;
@@ -183,7 +192,23 @@ std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_
   }
   j["ranked"] = std::move(ranked);
   j["fastest_not_fitting"] = r.fastest_not_fitting ? row(*r.fastest_not_fitting) : ordered_json(nullptr);
+  if (against) {
+    ordered_json x;
+    x["record"] = against->record;
+    x["best"] = against->ranked.empty() ? ordered_json(nullptr) : row(against->ranked[0]);
+    x["changed"] = r.ranked.empty() || against->ranked.empty() || !same_layout(r.ranked[0], against->ranked[0]);
+    j["against"] = std::move(x);
+  }
   return j.dump(2) + "\n";
+}
+
+std::string layout_change_text(const Interpreter& in, const LayoutResult& r, const LayoutResult& other) {
+  if (!r.ranked.empty() && !other.ranked.empty() && same_layout(r.ranked[0], other.ranked[0]))
+    return fmt::format("against {}: the best layout stays {} ({} → {})", other.record, degrees(r.ranked[0]),
+                       shown(in, r.time_like, r.ranked[0].step_time),
+                       shown(in, other.time_like, other.ranked[0].step_time));
+  return fmt::format("against {}: the best layout changes: {} → {}", other.record, best_text(in, r),
+                     best_text(in, other));
 }
 
 }  // namespace napkin

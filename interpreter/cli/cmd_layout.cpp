@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 
 #include "interpreter/analysis/layout_search.hpp"
 #include "guarded.hpp"
@@ -20,9 +21,15 @@ Result cmd_layout(const LayoutArgs& a, const Common& c) {
     spec.tp = a.tp, spec.pp = a.pp, spec.cp = a.cp, spec.micro_batch = a.micro_batch;
     LayoutResult r = search_layouts(in, m, spec);
     const int code = r.ranked.empty() ? 1 : 0;  // nothing fits: like a failed check
-    if (a.format == "json") return Result{layout_json(in, r, a.top), "", code};
-    if (a.format == "markdown") return Result{layout_markdown(in, r, a.top), "", code};
-    return Result{layout_text(in, r, a.top), "", code};
+    std::optional<LayoutResult> other;
+    if (!a.against.empty()) {
+      spec.record = a.against;
+      other = search_layouts(in, m, spec);
+    }
+    if (a.format == "json") return Result{layout_json(in, r, a.top, other ? &*other : nullptr), "", code};
+    const std::string change = other ? layout_change_text(in, r, *other) + "\n" : "";
+    if (a.format == "markdown") return Result{layout_markdown(in, r, a.top) + (other ? "\n" + change : ""), "", code};
+    return Result{layout_text(in, r, a.top) + (other ? "\n" + change : ""), "", code};
   });
 }
 

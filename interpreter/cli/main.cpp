@@ -202,6 +202,7 @@ int main(int argc, char** argv) {
   layout_cmd->add_option("--pp", layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',');
   layout_cmd->add_option("--cp", layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',');
   layout_cmd->add_option("--micro-batch", layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8)")->delimiter(',');
+  layout_cmd->add_option("--against", layout.against, "another plan of the file (a new model or cluster): say whether its best layout differs");
   layout_cmd->add_option("--format", layout.format, "text (default), markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
   add_common(layout_cmd);
 

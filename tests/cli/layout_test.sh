@@ -19,6 +19,10 @@ expect_in layout.why "$tmp/out" '^  #2 tp 8 · pp 4 · cp 1 · dp 16 · micro_ba
 expect_match layout.json 0 '"not_fitting": 1' out -- "$napkin" layout "$f" plan "${two[@]}" --format json
 expect_in layout.json.unfit "$tmp/out" '"fastest_not_fitting": \{'
 expect_match layout.markdown 0 '^\| 1 \| 8 \| 4 \| 1 \| 16 \| 1 \| 11\.04 s \| 21\.88 GB \| 4\.478% \| 32\.49% \|$' out -- "$napkin" layout "$f" plan "${two[@]}" --format markdown
+# Against another plan: the 80 GB budget changes the best layout (pp 4 → pp 1).
+expect_match layout.against 0 '^against roomy: the best layout changes: tp 8 · pp 4 · cp 1 · dp 16 · micro_batch 1 \(11\.04 s\) → tp 8 · pp 1 · cp 1 · dp 64 · micro_batch 1 \(10\.62 s\)$' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy
+expect_match layout.against.same 0 '^against roomy: the best layout stays tp 8 · pp 4 · cp 1 · dp 16 · micro_batch 1 \(11\.04 s → 11\.04 s\)$' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --against roomy
+expect_match layout.against.json 0 '"changed": true' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy --format json
 # Nothing fits: exit 1, and the fastest layout that did not is named.
 expect_match layout.none 1 '^no layout fits$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1 --micro-batch 1
 expect_in layout.none.named "$tmp/out" '^not chosen: tp 8 · pp 1 '
