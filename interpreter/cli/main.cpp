@@ -198,10 +198,10 @@ int main(int argc, char** argv) {
   layout_cmd->add_option("file", layout.file, "a .napkin file")->required();
   layout_cmd->add_option("plan", layout.record, "a std/plans training_plan, e.g. plan")->required();
   layout_cmd->add_option("--top", layout.top, "layouts shown (default 5)")->check(CLI::PositiveNumber);
-  layout_cmd->add_option("--tp", layout.tp, "tensor-parallel degrees to try, e.g. 4,8 (default: every divisor inside a domain)")->delimiter(',');
-  layout_cmd->add_option("--pp", layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',');
-  layout_cmd->add_option("--cp", layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',');
-  layout_cmd->add_option("--micro-batch", layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8)")->delimiter(',');
+  layout_cmd->add_option("--tp", layout.tp, "tensor-parallel degrees to try, e.g. 4,8 (default: every divisor inside a domain)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--pp", layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--cp", layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--micro-batch", layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--against", layout.against, "another plan of the file (a new model or cluster): say whether its best layout differs");
   layout_cmd->add_option("--format", layout.format, "text (default), markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
   add_common(layout_cmd);
