@@ -142,4 +142,16 @@ struct HandoutArgs {
 };
 Result cmd_handout(const HandoutArgs& a, const Common& c);
 
+// `napkin layout FILE PLAN [--top N]`
+struct LayoutArgs {
+  std::string file;
+  std::string record;
+  std::size_t top = 5;
+  std::vector<double> tp, pp, cp, micro_batch;  // empty: every candidate
+  std::string against;                          // another plan of the file: does its best layout differ?
+  std::string format = "text";
+};
+
+Result cmd_layout(const LayoutArgs& a, const Common& c);
+
 }  // namespace napkin::cli

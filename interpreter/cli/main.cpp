@@ -247,6 +247,20 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "markdown", "latex"}));
   add_common(handout_cmd);
 
+  LayoutArgs layout;
+  auto* layout_cmd = app.add_subcommand(
+      "layout", "rank a training plan's parallel layouts by step time, dropping those that do not fit (docs/language.md)");
+  layout_cmd->add_option("file", layout.file, "a .napkin file")->required();
+  layout_cmd->add_option("plan", layout.record, "a std/plans training_plan, e.g. plan")->required();
+  layout_cmd->add_option("--top", layout.top, "layouts shown (default 5)")->check(CLI::PositiveNumber);
+  layout_cmd->add_option("--tp", layout.tp, "tensor-parallel degrees to try, e.g. 4,8 (default: every divisor inside a domain)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--pp", layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--cp", layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--micro-batch", layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--against", layout.against, "another plan of the file (a new model or cluster): say whether its best layout differs");
+  layout_cmd->add_option("--format", layout.format, "text (default), markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
+  add_common(layout_cmd);
+
   try {
     std::vector<std::string> args = with_expression_last(argc, argv, *eval_cmd);
     std::vector<char*> arg_pointers;
@@ -293,6 +307,7 @@ int main(int argc, char** argv) {
   else if (*solve_cmd) r = cmd_solve(solve_args, common);
   else if (*sens_cmd) r = cmd_sensitivity(sens, common);
   else if (*handout_cmd) r = cmd_handout(handout, common);
+  else if (*layout_cmd) r = cmd_layout(layout, common);
   // What goes to stdout cannot drive the terminal (ESC, BEL, CSI): every
   // control character but a newline or a tab is shown as its escape, as on
   // stderr. Not `fmt`'s, which is the file's own source, byte for byte.

@@ -1,0 +1,214 @@
+// What `napkin layout` prints: the ranked layouts as text, Markdown or
+// JSON, and why each loses to the first.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "layout_search.hpp"
+
+namespace napkin {
+namespace {
+
+// What each part of the step is called in the explanation.
+constexpr std::array<const char*, kStepParts.size()> kPartNames = {
+    "compute", "tensor parallel", "context parallel", "expert parallel", "pipeline hand-offs", "bubble",
+    "data parallel (exposed)"};
+
+std::string shown(const Interpreter& in, const Value& like, double x) {
+  Value v = like;
+  v.samples = nullptr;
+  if (v.kind == Value::Kind::Bool)
+    v.b = x != 0;
+  else
+    v.q.v = x;
+  return in.show(v);
+}
+
+std::string count(double x) { return fmt::format("{}", static_cast<long long>(x)); }
+
+std::string degrees(const LayoutRow& r) {
+  return fmt::format("tp {} · pp {} · cp {} · dp {} · micro_batch {}", count(r.tp), count(r.pp), count(r.cp),
+                     count(r.dp), count(r.micro_batch));
+}
+
+bool same_layout(const LayoutRow& a, const LayoutRow& b) {
+  return a.tp == b.tp && a.pp == b.pp && a.cp == b.cp && a.dp == b.dp && a.micro_batch == b.micro_batch;
+}
+
+std::string best_text(const Interpreter& in, const LayoutResult& r) {
+  if (r.ranked.empty()) return "no layout fits";
+  return fmt::format("{} ({})", degrees(r.ranked[0]), shown(in, r.time_like, r.ranked[0].step_time));
+}
+
+std::string signed_time(const Interpreter& in, const Value& like, double d) {
+  return (d < 0 ? "−" : "+") + shown(in, like, std::abs(d));
+}
+
+// The parts in which `r` differs from `best`, the one that costs it most
+// first: "bubble +0.4 s, data parallel (exposed) −92 ms".
+std::vector<std::pair<std::size_t, double>> part_deltas(const LayoutRow& r, const LayoutRow& best) {
+  std::vector<std::pair<std::size_t, double>> out;
+  const double tiny = 1e-9 * std::abs(best.step_time);
+  for (std::size_t i = 0; i < kStepParts.size(); ++i) {
+    const double d = r.parts[i] - best.parts[i];
+    if (std::abs(d) > tiny) out.emplace_back(i, d);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return out;
+}
+
+std::string why_text(const Interpreter& in, const LayoutResult& res, const LayoutRow& r, const LayoutRow& best) {
+  const double d = r.step_time - best.step_time;
+  std::string s = fmt::format("{} ({:+.1f}%)", signed_time(in, res.time_like, d), 100 * d / best.step_time);
+  const auto parts = part_deltas(r, best);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    s += fmt::format("{}{} {}", i == 0 ? ": " : ", ", kPartNames[parts[i].first],
+                     signed_time(in, res.time_like, parts[i].second));
+  return s;
+}
+
+std::size_t shown_rows(const LayoutResult& r, std::size_t top) { return std::min(top, r.ranked.size()); }
+
+std::string header_line(const Interpreter& in, const LayoutResult& r) {
+  return fmt::format("layout {}: {} GPUs, domains of {}; {} layouts tried, {} not valid, {} {} not fit in {}",
+                     r.record, count(r.gpus), count(r.gpus_per_domain), r.tried, r.invalid, r.not_fitting,
+                     r.not_fitting == 1 ? "does" : "do", in.show(r.capacity_value));
+}
+
+std::string not_chosen_line(const Interpreter& in, const LayoutResult& r) {
+  if (!r.fastest_not_fitting) return {};
+  const LayoutRow& f = *r.fastest_not_fitting;
+  return fmt::format("not chosen: {} would take {}, faster than any layout that fits, but needs {} per GPU, over {}",
+                     degrees(f), shown(in, r.time_like, f.step_time), shown(in, r.memory_like, f.memory),
+                     in.show(r.capacity_value));
+}
+
+std::vector<std::string> row_cells(const Interpreter& in, const LayoutResult& res, const LayoutRow& r,
+                                   std::size_t rank) {
+  return {count(rank), count(r.tp), count(r.pp), count(r.cp), count(r.dp), count(r.micro_batch),
+          shown(in, res.time_like, r.step_time), shown(in, res.memory_like, r.memory),
+          shown(in, res.bubble_like, r.bubble), shown(in, res.mfu_like, r.mfu)};
+}
+
+const std::vector<std::string> kHeads = {"#",         "tp",             "pp",     "cp",         "dp", "micro_batch",
+                                         "step_time", "memory_per_gpu", "bubble", "implied_mfu"};
+
+// Terminal width of a UTF-8 string: its code points.
+std::size_t width(const std::string& s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+std::string layout_text(const Interpreter& in, const LayoutResult& r, std::size_t top) {
+  std::string s = header_line(in, r) + "\n";
+  const std::size_t n = shown_rows(r, top);
+  if (n == 0) {
+    s += "no layout fits\n";
+    if (auto line = not_chosen_line(in, r); !line.empty()) s += line + "\n";
+    return s;
+  }
+  std::vector<std::vector<std::string>> rows = {kHeads};
+  for (std::size_t i = 0; i < n; ++i) rows.push_back(row_cells(in, r, r.ranked[i], i + 1));
+  std::vector<std::size_t> w(kHeads.size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t j = 0; j < row.size(); ++j) w[j] = std::max(w[j], width(row[j]));
+  s += "\n";
+  for (const auto& row : rows) {
+    std::string line = " ";
+    for (std::size_t j = 0; j < row.size(); ++j) line += " " + std::string(w[j] - width(row[j]), ' ') + row[j];
+    s += line + "\n";
+  }
+  if (auto line = not_chosen_line(in, r); !line.empty()) s += "\n" + line + "\n";
+  if (n > 1) {
+    const LayoutRow& best = r.ranked[0];
+    s += fmt::format("\nwhy each loses to #1 ({}, {}):\n", degrees(best), shown(in, r.time_like, best.step_time));
+    for (std::size_t i = 1; i < n; ++i)
+      s += fmt::format("  #{} {}: {}\n", i + 1, degrees(r.ranked[i]), why_text(in, r, r.ranked[i], best));
+  }
+  return s;
+}
+
+std::string layout_markdown(const Interpreter& in, const LayoutResult& r, std::size_t top) {
+  std::string s = fmt::format("## {}\n\n", header_line(in, r));
+  const std::size_t n = shown_rows(r, top);
+  if (n == 0) s += "No layout fits.\n";
+  if (n > 0) {
+    s += "|";
+    for (const auto& h : kHeads) s += " " + h + " |";
+    s += "\n|";
+    for (std::size_t j = 0; j < kHeads.size(); ++j) s += "---:|";
+    s += "\n";
+    for (std::size_t i = 0; i < n; ++i) {
+      s += "|";
+      for (const auto& c : row_cells(in, r, r.ranked[i], i + 1)) s += " " + c + " |";
+      s += "\n";
+    }
+  }
+  if (auto line = not_chosen_line(in, r); !line.empty()) s += "\n" + line + "\n";
+  if (n > 1) {
+    s += fmt::format("\nWhy each loses to #1 ({}, {}):\n\n", degrees(r.ranked[0]),
+                     shown(in, r.time_like, r.ranked[0].step_time));
+    for (std::size_t i = 1; i < n; ++i)
+      s += fmt::format("- #{} {}: {}\n", i + 1, degrees(r.ranked[i]), why_text(in, r, r.ranked[i], r.ranked[0]));
+  }
+  return s;
+}
+
+std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_t top, const LayoutResult* against) {
+  using nlohmann::ordered_json;
+  auto row = [&](const LayoutRow& x) {
+    ordered_json j;
+    j["tp"] = x.tp, j["pp"] = x.pp, j["cp"] = x.cp, j["dp"] = x.dp, j["micro_batch"] = x.micro_batch;
+    j["step_time"] = {{"si", x.step_time}, {"display", shown(in, r.time_like, x.step_time)}};
+    j["memory_per_gpu"] = {{"si", x.memory}, {"display", shown(in, r.memory_like, x.memory)}};
+    j["fits"] = x.fits;
+    j["bubble"] = x.bubble;
+    j["implied_mfu"] = x.mfu;
+    ordered_json parts;
+    for (std::size_t i = 0; i < kStepParts.size(); ++i) parts[kStepParts[i]] = x.parts[i];
+    j["parts"] = parts;
+    return j;
+  };
+  ordered_json j;
+  j["record"] = r.record;
+  j["gpus"] = r.gpus;
+  j["gpus_per_domain"] = r.gpus_per_domain;
+  j["memory_capacity"] = {{"si", r.capacity}, {"display", in.show(r.capacity_value)}};
+  j["tried"] = r.tried;
+  j["not_valid"] = r.invalid;
+  j["not_fitting"] = r.not_fitting;
+  j["compiled"] = r.compiled;
+  ordered_json ranked = ordered_json::array();
+  for (std::size_t i = 0; i < shown_rows(r, top); ++i) {
+    ordered_json x = row(r.ranked[i]);
+    if (i > 0) {
+      x["loses_by"] = r.ranked[i].step_time - r.ranked[0].step_time;
+      x["why"] = why_text(in, r, r.ranked[i], r.ranked[0]);
+    }
+    ranked.push_back(std::move(x));
+  }
+  j["ranked"] = std::move(ranked);
+  j["fastest_not_fitting"] = r.fastest_not_fitting ? row(*r.fastest_not_fitting) : ordered_json(nullptr);
+  if (against) {
+    ordered_json x;
+    x["record"] = against->record;
+    x["best"] = against->ranked.empty() ? ordered_json(nullptr) : row(against->ranked[0]);
+    x["changed"] = r.ranked.empty() || against->ranked.empty() || !same_layout(r.ranked[0], against->ranked[0]);
+    j["against"] = std::move(x);
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string layout_change_text(const Interpreter& in, const LayoutResult& r, const LayoutResult& other) {
+  if (!r.ranked.empty() && !other.ranked.empty() && same_layout(r.ranked[0], other.ranked[0]))
+    return fmt::format("against {}: the best layout stays {} ({} → {})", other.record, degrees(r.ranked[0]),
+                       shown(in, r.time_like, r.ranked[0].step_time),
+                       shown(in, other.time_like, other.ranked[0].step_time));
+  return fmt::format("against {}: the best layout changes: {} → {}", other.record, best_text(in, r),
+                     best_text(in, other));
+}
+
+}  // namespace napkin

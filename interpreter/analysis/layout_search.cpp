@@ -1,0 +1,214 @@
+#include "layout_search.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "interpreter/core/suggest.hpp"
+#include "interpreter/sweep/sweep_compile.hpp"
+#include "interpreter/sweep/sweep_sharing.hpp"
+
+namespace napkin {
+namespace {
+
+// The inputs a layout sets, in this order, and the fields read back.
+constexpr std::array<const char*, 5> kInputs = {"tp", "pp", "cp", "dp", "micro_batch"};
+constexpr std::array<const char*, 6> kColumns = {"layout_ok", "memory_fits", "memory_per_gpu",
+                                                 "step_time", "bubble", "implied_mfu"};
+
+[[noreturn]] void usage(std::string message, std::string help = {}) {
+  Diagnostic d;
+  d.code = codes::usage;
+  d.message = std::move(message);
+  d.help = std::move(help);
+  throw Error(std::move(d));
+}
+
+std::size_t slot_of(Record* r, const std::string& record, const char* name) {
+  auto it = r->index().find(name);
+  if (it != r->index().end()) return it->second;
+  usage(fmt::format("{} has no field `{}`, which napkin layout reads", record, name),
+        "napkin layout searches a std/plans training_plan: `scenario plan = training_plan with { ... }`");
+}
+
+// A number the plan gives (cluster.gpus, model.layers): evaluated in the
+// plan's scope.
+double number_in(Interpreter& in, Module* m, Record* r, const std::string& what, const std::string& record) {
+  Value v = in.eval_in_record(m, r, in.parse_snippet("<layout>", what));
+  if (v.kind == Value::Kind::Bool) return v.b ? 1 : 0;
+  if (v.kind != Value::Kind::Quantity || v.samples)
+    usage(fmt::format("{}.{} is {}; napkin layout needs a plain number", record, what, describe_kind(v)));
+  return v.q.v;
+}
+
+bool whole(double x) { return std::floor(x) == x; }
+
+std::vector<double> divisors(double n) {
+  std::vector<double> out;
+  for (double d = 1; d <= n && d <= 1e6; ++d)
+    if (whole(n / d)) out.push_back(d);
+  return out;
+}
+
+double number(const Value& v) { return v.kind == Value::Kind::Bool ? (v.b ? 1.0 : 0.0) : v.q.v; }
+
+struct Candidate {
+  std::array<double, kInputs.size()> x;
+};
+
+}  // namespace
+
+LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) {
+  LayoutResult out;
+  const ast::Expr& rec_expr = in.parse_snippet("<record>", spec.record);
+  Value rv = in.eval_in(m, rec_expr);
+  if (rv.kind != Value::Kind::Record)
+    fail(codes::not_a_record, rec_expr.span,
+         fmt::format("napkin layout searches a training plan, but `{}` is {}", spec.record, describe_kind(rv)));
+  Record* base = rv.rec;
+  out.record = base->name.empty() ? spec.record : base->name;
+
+  std::vector<std::size_t> inputs, columns;
+  for (const char* n : kInputs) inputs.push_back(slot_of(base, out.record, n));
+  for (const char* n : kColumns) columns.push_back(slot_of(base, out.record, n));
+  for (const char* n : kStepParts) columns.push_back(slot_of(base, out.record, n));
+
+  out.gpus = number_in(in, m, base, "cluster.gpus", out.record);
+  out.gpus_per_domain = number_in(in, m, base, "cluster.gpus_per_domain", out.record);
+  out.capacity_value = in.eval_in_record(m, base, in.parse_snippet("<layout>", "memory_capacity"));
+  out.capacity = number(out.capacity_value);
+  const double layers = number_in(in, m, base, "model.layers", out.record);
+  const double batch = number_in(in, m, base, "global_batch", out.record);
+  const bool tp_inside = number_in(in, m, base, "tp_inside_domain", out.record) != 0;
+  if (!(out.gpus >= 1 && whole(out.gpus) && out.gpus <= 1e6))
+    usage(fmt::format("{}.cluster.gpus is {}; napkin layout needs a whole number of GPUs up to 1,000,000", out.record,
+                      out.gpus));
+
+  // The candidates: what the options name, else every divisor that can be
+  // a layout (tp inside a domain unless the plan allows otherwise).
+  const std::vector<double> all = divisors(out.gpus);
+  std::vector<double> tps = spec.tp, pps = spec.pp, cps = spec.cp, mbs = spec.micro_batch;
+  if (tps.empty())
+    for (double d : all)
+      if (!tp_inside || d <= out.gpus_per_domain) tps.push_back(d);
+  if (pps.empty())
+    for (double d : all)
+      if (whole(layers / d)) pps.push_back(d);
+  if (cps.empty()) cps.push_back(number_in(in, m, base, "cp", out.record));
+  if (mbs.empty()) mbs = {1, 2, 4, 8};
+  std::vector<Candidate> cands;
+  for (double tp : tps)
+    for (double pp : pps)
+      for (double cp : cps) {
+        const double dp = out.gpus / (tp * pp * cp);
+        if (!(dp >= 1 && whole(dp))) continue;
+        for (double mb : mbs)
+          if (whole(batch / (dp * mb)) && batch / (dp * mb) >= 1) cands.push_back({{tp, pp, cp, dp, mb}});
+      }
+  out.tried = cands.size();
+  if (cands.empty())
+    usage(fmt::format("no layout of {} GPUs divides {}'s batch of {} sequences and {} layers", out.gpus, out.record,
+                      batch, layers),
+          "give the degrees to try with --tp, --pp, --cp and --micro-batch");
+
+  std::vector<std::vector<double>> cols(columns.size(), std::vector<double>(cands.size()));
+  auto values_of = [&](const Candidate& c) {
+    std::vector<std::pair<std::size_t, Value>> v;
+    for (std::size_t k = 0; k < inputs.size(); ++k) v.emplace_back(inputs[k], Value::quantity(c.x[k]));
+    return v;
+  };
+  const std::vector<bool> dependent = dependent_fields(*base, inputs);
+  const std::vector<std::size_t> independent = independent_fields(dependent);
+  const std::size_t first_new = in.records_made();
+  Record* first = in.with_values(base, values_of(cands[0]));
+  std::vector<Value> like_cols;
+  for (std::size_t j = 0; j < columns.size(); ++j) like_cols.push_back(in.field(first, columns[j], Span{}));
+  out.time_like = like_cols[3];
+  out.memory_like = like_cols[2];
+  out.bubble_like = like_cols[4];
+  out.mfu_like = like_cols[5];
+
+  // A point the tree walker prices: a layout the program marked, or every
+  // layout when the plan does not compile.
+  auto walk = [&](std::size_t p) {
+    const std::size_t made = in.records_made();
+    Record* r = in.with_values(base, values_of(cands[p]));
+    share_independent_fields(*r, *first, independent);
+    bool reaches = false;
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+      Value v = in.field(r, columns[j], Span{});
+      if (v.kind != Value::Kind::Quantity && v.kind != Value::Kind::Bool)
+        usage(fmt::format("{}.{} is {}; napkin layout needs a number", out.record, kColumns.size() > j ? kColumns[j] : kStepParts[j - kColumns.size()],
+                          describe_kind(v)));
+      cols[j][p] = v.samples ? v.q.v : number(v);
+      reaches = reaches || !reaches_no_point(v, made);
+    }
+    if (!reaches && retirable(*r, made)) in.retire(*r);
+  };
+
+  std::unique_ptr<CompiledSweep> compiled;
+  if (spec.compile) {
+    std::vector<Value> like_in;
+    for (std::size_t k = 0; k < inputs.size(); ++k) like_in.push_back(Value::quantity(cands[0].x[k]));
+    compiled = compile_sweep(in, m, first, inputs, like_in, dependent, columns);
+  }
+  if (compiled) {
+    out.compiled = true;
+    constexpr std::size_t L = SweepProgram::kLanes;
+    std::vector<double> regs, ins(inputs.size() * L), outs(columns.size() * L);
+    std::vector<const double*> in_ptr(inputs.size());
+    std::vector<double*> out_ptr(columns.size());
+    for (std::size_t k = 0; k < inputs.size(); ++k) in_ptr[k] = ins.data() + k * L;
+    for (std::size_t j = 0; j < columns.size(); ++j) out_ptr[j] = outs.data() + j * L;
+    std::vector<std::uint8_t> bad(L);
+    for (std::size_t start = 0; start < cands.size(); start += L) {
+      const std::size_t n = std::min(L, cands.size() - start);
+      for (std::size_t l = 0; l < n; ++l)
+        for (std::size_t k = 0; k < inputs.size(); ++k) ins[k * L + l] = cands[start + l].x[k];
+      compiled->program.run(n, in_ptr.data(), out_ptr.data(), bad.data(), regs);
+      for (std::size_t l = 0; l < n; ++l) {
+        if (bad[l]) {
+          walk(start + l);
+          continue;
+        }
+        for (std::size_t j = 0; j < columns.size(); ++j) cols[j][start + l] = outs[j * L + l];
+      }
+    }
+  } else {
+    for (std::size_t p = 0; p < cands.size(); ++p) walk(p);
+  }
+  if (retirable(*first, first_new)) in.retire(*first);
+
+  std::vector<LayoutRow> valid;
+  for (std::size_t p = 0; p < cands.size(); ++p) {
+    LayoutRow r;
+    r.tp = cands[p].x[0], r.pp = cands[p].x[1], r.cp = cands[p].x[2], r.dp = cands[p].x[3];
+    r.micro_batch = cands[p].x[4];
+    r.ok = cols[0][p] != 0;
+    r.fits = cols[1][p] != 0;
+    r.memory = cols[2][p], r.step_time = cols[3][p], r.bubble = cols[4][p], r.mfu = cols[5][p];
+    for (std::size_t i = 0; i < kStepParts.size(); ++i) r.parts[i] = cols[kColumns.size() + i][p];
+    r.order = p;
+    if (!r.ok) {
+      ++out.invalid;
+      continue;
+    }
+    valid.push_back(r);
+  }
+  auto faster = [](const LayoutRow& a, const LayoutRow& b) {
+    return a.step_time != b.step_time ? a.step_time < b.step_time : a.order < b.order;
+  };
+  std::sort(valid.begin(), valid.end(), faster);
+  for (const LayoutRow& r : valid) {
+    if (r.fits) {
+      out.ranked.push_back(r);
+      continue;
+    }
+    ++out.not_fitting;
+    if (out.ranked.empty() && !out.fastest_not_fitting) out.fastest_not_fitting = r;
+  }
+  return out;
+}
+
+}  // namespace napkin

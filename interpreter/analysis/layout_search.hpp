@@ -1,0 +1,69 @@
+#pragma once
+// `napkin layout`: every parallel layout of a training plan (std/plans'
+// training_plan) on its cluster, the ones that do not fit in memory
+// dropped, the rest ranked by step time.
+//
+// A layout is tensor, pipeline and context parallel degrees and a
+// micro-batch; data parallelism takes the GPUs they leave. The candidates
+// are enumerated here (degrees whose product is the cluster's GPUs, tp
+// inside a scale-up domain unless the plan says otherwise, pp dividing the
+// layers, micro-batches dividing the batch); every formula that prices one
+// is the plan's own, evaluated by the compiled sweep program
+// (interpreter/sweep/) where it can take the plan, else by the tree walker.
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interpreter/core/interpreter.hpp"
+
+namespace napkin {
+
+struct LayoutSpec {
+  std::string record;                        // the plan: "plan"
+  std::vector<double> tp, pp, cp, micro_batch;  // the values to try; empty: the defaults above
+  bool compile = true;                       // false: the tree walker at every point (tests compare the two)
+};
+
+// The parts of a step, as std/plans' training_plan names them, summing to
+// step_time.
+inline constexpr std::array<const char*, 7> kStepParts = {"step_compute", "step_tp", "step_cp", "step_ep",
+                                                          "step_pp", "step_bubble", "dp_exposed"};
+
+struct LayoutRow {
+  double tp = 1, pp = 1, cp = 1, dp = 1, micro_batch = 1;
+  bool ok = false, fits = false;
+  double step_time = 0, memory = 0, bubble = 0, mfu = 0;
+  std::array<double, kStepParts.size()> parts{};
+  std::size_t order = 0;  // enumeration order: ties in step time keep it
+};
+
+struct LayoutResult {
+  std::string record;
+  double gpus = 0, gpus_per_domain = 0, capacity = 0;
+  std::size_t tried = 0;        // candidates evaluated
+  std::size_t invalid = 0;      // evaluated, but layout_ok is false
+  std::size_t not_fitting = 0;  // a valid layout whose memory_per_gpu is over the capacity
+  std::vector<LayoutRow> ranked;                  // valid and fitting, fastest first
+  std::optional<LayoutRow> fastest_not_fitting;   // faster than ranked[0] (or nothing fits), not chosen
+  bool compiled = false;        // the compiled program priced the layouts
+  // Display templates (kind, dimension, unit) of step_time, memory_per_gpu,
+  // bubble, implied_mfu and each part, taken from the plan.
+  Value time_like, memory_like, bubble_like, mfu_like, capacity_value;
+};
+
+LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec);
+
+std::string layout_text(const Interpreter& in, const LayoutResult& r, std::size_t top);
+std::string layout_markdown(const Interpreter& in, const LayoutResult& r, std::size_t top);
+// `against`: another plan's search, whose best layout is compared (layout_change_text).
+std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_t top,
+                        const LayoutResult* against = nullptr);
+
+// Whether the best layout of `other` (the same search over another plan: a
+// new model, another cluster) is the best layout of `r`: one line, "against
+// NAME: the best layout changes: A (t) → B (t')" or "... stays A (t → t')".
+std::string layout_change_text(const Interpreter& in, const LayoutResult& r, const LayoutResult& other);
+
+}  // namespace napkin

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `napkin layout`, run for real: a search whose fastest-looking layout does
+# not fit is not chosen (tests/stdlib/layout_search.napkin pins both).
+set -u
+napkin=$1
+. "$(dirname "$0")/../lib/expect.sh"
+f=tests/stdlib/layout_search.napkin
+two=(--tp 8 --pp 1,4 --micro-batch 1)
+
+# pp 1 would take 10.62 s but needs 48.34 GB of the 40 GB budget; pp 4
+# (11.04 s, 21.88 GB) is chosen.
+expect_match layout.chosen 0 '^  1  8  4  1 16           1   11\.04 s       21\.88 GB 4\.478%      32\.49%$' out -- "$napkin" layout "$f" plan "${two[@]}"
+expect_in layout.header "$tmp/out" '^layout plan: 512 GPUs, domains of 8; 2 layouts tried, 0 not valid, 1 does not fit in 40 GB$'
+expect_in layout.not_chosen "$tmp/out" '^not chosen: tp 8 · pp 1 · cp 1 · dp 64 · micro_batch 1 would take 10\.62 s, faster than any layout that fits, but needs 48\.34 GB per GPU, over 40 GB$'
+# With the whole 80 GB both fit; pp 1 wins, and pp 4 loses by its bubble.
+expect_match layout.roomy 0 '^  1  8  1  1 64           1   10\.62 s       48\.34 GB     0%      33\.76%$' out -- "$napkin" layout "$f" roomy "${two[@]}"
+expect_in layout.why "$tmp/out" '^  #2 tp 8 · pp 4 · cp 1 · dp 16 · micro_batch 1: \+413\.7 ms \(\+3\.9%\): bubble \+490\.9 ms, pipeline hand-offs \+171\.8 ms, data parallel \(exposed\) −249 ms$'
+# JSON and Markdown.
+expect_match layout.json 0 '"not_fitting": 1' out -- "$napkin" layout "$f" plan "${two[@]}" --format json
+expect_in layout.json.unfit "$tmp/out" '"fastest_not_fitting": \{'
+expect_match layout.markdown 0 '^\| 1 \| 8 \| 4 \| 1 \| 16 \| 1 \| 11\.04 s \| 21\.88 GB \| 4\.478% \| 32\.49% \|$' out -- "$napkin" layout "$f" plan "${two[@]}" --format markdown
+# Against another plan: the 80 GB budget changes the best layout (pp 4 → pp 1).
+expect_match layout.against 0 '^against roomy: the best layout changes: tp 8 · pp 4 · cp 1 · dp 16 · micro_batch 1 \(11\.04 s\) → tp 8 · pp 1 · cp 1 · dp 64 · micro_batch 1 \(10\.62 s\)$' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy
+expect_match layout.against.same 0 '^against roomy: the best layout stays tp 8 · pp 4 · cp 1 · dp 16 · micro_batch 1 \(11\.04 s → 11\.04 s\)$' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --against roomy
+expect_match layout.against.json 0 '"changed": true' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy --format json
+# Nothing fits: exit 1, and the fastest layout that did not is named.
+expect_match layout.none 1 '^no layout fits$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1 --micro-batch 1
+expect_in layout.none.named "$tmp/out" '^not chosen: tp 8 · pp 1 '
+# Errors.
+expect_match layout.not_plan 2 'has no field `tp`' err -- "$napkin" layout examples/uncertain_decode.napkin decode
+expect_match layout.bad_degree 2 'whole number from 1' err -- "$napkin" layout "$f" plan --tp 0
+expect_match layout.no_layout 2 'no layout of 512 GPUs' err -- "$napkin" layout "$f" plan --tp 3
+finish

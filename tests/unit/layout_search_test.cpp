@@ -1,0 +1,83 @@
+// napkin layout: the compiled program and the tree walker rank the same
+// layouts with the same figures, and a layout that does not fit is never
+// ranked, however fast it would be.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "interpreter/analysis/layout_search.hpp"
+#include "support.hpp"
+
+using napkin::LayoutSpec;
+using napkin::test::Session;
+
+namespace {
+
+// Llama 3 70B on 64 DGX H100 nodes (tests/stdlib/training_plan.napkin).
+const char* kPlan =
+    "import \"std/plans\"\n"
+    "import \"std/models\"\n"
+    "scenario plan = training_plan with {\n"
+    "  model = llama3_70b\n"
+    "  cluster = dgx_h100 with { domains = 64 }\n"
+    "  global_batch = 1024\n"
+    "  tokens_to_train = 15 Ttoken\n"
+    "}\n";
+
+LayoutSpec spec(bool compile) {
+  LayoutSpec s;
+  s.record = "plan";
+  s.compile = compile;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("layout: the compiled search and the tree walker agree", "[layout]") {
+  Session a, b;
+  a.load(kPlan);
+  b.load(kPlan);
+  auto fast = napkin::search_layouts(a.in, a.module, spec(true));
+  auto slow = napkin::search_layouts(b.in, b.module, spec(false));
+  CHECK(fast.compiled);
+  CHECK_FALSE(slow.compiled);
+  REQUIRE(fast.ranked.size() == slow.ranked.size());
+  CHECK(fast.tried == slow.tried);
+  CHECK(fast.not_fitting == slow.not_fitting);
+  for (std::size_t i = 0; i < fast.ranked.size(); ++i) {
+    CHECK(fast.ranked[i].order == slow.ranked[i].order);
+    CHECK(fast.ranked[i].step_time == Approx(slow.ranked[i].step_time).epsilon(1e-12));
+    CHECK(fast.ranked[i].memory == Approx(slow.ranked[i].memory).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("layout: nothing ranked exceeds the memory, and the fastest of all does not fit", "[layout]") {
+  Session s;
+  s.load(kPlan);
+  auto r = napkin::search_layouts(s.in, s.module, spec(true));
+  REQUIRE_FALSE(r.ranked.empty());
+  for (const auto& row : r.ranked) {
+    CHECK(row.fits);
+    CHECK(row.memory <= 80e9);
+    CHECK(row.tp * row.pp * row.cp * row.dp == 512);
+    CHECK(row.tp <= 8);
+  }
+  for (std::size_t i = 1; i < r.ranked.size(); ++i) CHECK(r.ranked[i - 1].step_time <= r.ranked[i].step_time);
+  // Pure data parallelism (tp 1, pp 1, dp 512) is the fastest step of all, but
+  // each GPU would hold 16 B for each of 70.55 G parameters (ZeRO-1 shards only
+  // the 12 B of optimizer state): 4.41 B · 70.55 G = 311 GB of state alone.
+  REQUIRE(r.fastest_not_fitting);
+  CHECK(r.fastest_not_fitting->tp == 1);
+  CHECK(r.fastest_not_fitting->pp == 1);
+  CHECK(r.fastest_not_fitting->dp == 512);
+  CHECK_FALSE(r.fastest_not_fitting->fits);
+  CHECK(r.fastest_not_fitting->memory > 311e9);
+  CHECK(r.fastest_not_fitting->step_time < r.ranked[0].step_time);
+}
+
+TEST_CASE("layout: a record that is not a plan is a usage error", "[layout]") {
+  Session s;
+  s.load("scenario plan { x = 1 }\n");
+  LayoutSpec sp = spec(true);
+  CHECK_THROWS_WITH(napkin::search_layouts(s.in, s.module, sp), Catch::Contains("no field `tp`"));
+}
