@@ -20,7 +20,13 @@ inline Options options(const Common& c) {
   o.digits = c.digits;
   o.samples = c.samples;
   o.stdlib_dir = c.stdlib_dir;
-  o.prober = measure::make_prober(measure::ProberOptions::from(c.no_measure, c.remeasure));
+  // Restricted: no probe runs (each `measure` takes its `else`), so nothing
+  // is measured or written to the cache.
+  o.prober = measure::make_prober(measure::ProberOptions::from(c.no_measure || c.restricted, c.remeasure && !c.restricted));
+  if (c.restricted) {
+    o.imports.restricted = true;
+    o.imports.root = import_root(c.root_file);
+  }
   o.builtins.push_back(measure::import_toml_builtin());
   return o;
 }
