@@ -305,7 +305,7 @@ struct check_points : if_must<one<'('>, sp, check_points_value, sp, check_points
 struct check_colon : one<':'> {};
 struct points_ahead : seq<one<'('>, sp, number_value, sp, kw_points> {};
 struct label_ahead
-    : sor<seq<string_literal, sp, sor<one<':'>, points_ahead, seq<not_at<expr_keyword>, identifier>>>, points_ahead> {};
+    : sor<seq<string_literal, sp, sor<one<':'>, one<'('>, seq<not_at<expr_keyword>, identifier>>>, points_ahead> {};
 struct check_label
     : seq<at<label_ahead>, opt<check_name, sp>, opt<at<one<'('>>, check_points, sp>, must<check_colon>> {};
 struct check_stmt : if_must<kw_check, sp, opt<check_label, sp>, value_expr, opt<sp, check_approx>> {};
