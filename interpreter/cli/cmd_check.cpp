@@ -87,7 +87,7 @@ GradedFile graded_file(const std::string& file, const Common& common) {
   });
   if (g.checks.empty() && !r.err.empty()) {  // an error the body did not catch (I/O, internal)
     Diagnostic d;
-    d.code = r.err.find("E0702") != std::string::npos && c.restricted ? codes::memory_limit : codes::internal;
+    d.code = codes::internal;
     d.message = r.err.substr(0, r.err.find('\n'));
     g = unrunnable(file, "", d);
   }

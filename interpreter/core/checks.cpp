@@ -36,6 +36,7 @@ const char* relation_text(ast::BinOp op) {
 const DisplayUnit* Interpreter::written_unit(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::Negate) return written_unit(*e.items[0]);
   if ((e.kind != ast::ExprKind::Number && e.kind != ast::ExprKind::Convert) || !e.unit || e.percent) return nullptr;
+  if (e.unit->text.empty() || e.unit->text[0] == '$') return nullptr;  // `$2.00`: shown as USD already
   return intern_display(e.unit->text, resolve_unit(*e.unit).scale);
 }
 
@@ -69,7 +70,7 @@ CheckResult Interpreter::run_check(const ast::Stmt& s, Module* names) {
         res.relation = relation_text(s.value->op);
         res.actual = l;
         res.expected = r;
-        if (const DisplayUnit* u = written_unit(*s.value->items[1])) res.actual.display = res.expected.display = u;
+        res.written_in = written_unit(*s.value->items[1]);
       }
     }
   } else {
@@ -93,10 +94,7 @@ CheckResult Interpreter::run_check(const ast::Stmt& s, Module* names) {
     res.expected = b;
     res.relation = "≈";
     res.tolerance = t;
-    if (const DisplayUnit* u = written_unit(*s.expected)) {
-      res.actual.display = res.expected.display = u;
-      if (qt.dim == qa.dim && !t.display) res.tolerance.display = u;
-    }
+    res.written_in = written_unit(*s.expected);
     if (qt.v <= 0 && (qt.dim.dimensionless() || qt.dim == qa.dim)) {
       Diagnostic d;
       d.code = codes::bad_tolerance;

@@ -78,12 +78,13 @@ struct CheckResult {
   std::string source;  // the check as written
   int line = 0;
   Trace trace;
-  Value actual, expected;  // for ≈ checks, and a comparison's two sides (shown in the expected side's unit)
+  Value actual, expected;  // for ≈ checks, and a comparison's two sides
   std::string detail;      // "off by 2.3% (allowed 1%)"
   // What a grader reads: the relation ("≈", "==", "<", ...; "" for another
   // condition), the tolerance as the checker wrote it, the name and points.
   std::string relation;
   Value tolerance;
+  const DisplayUnit* written_in = nullptr;  // the unit the expected side is written in, if any
   std::string name;
   double points = 1;
 };

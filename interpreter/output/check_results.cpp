@@ -7,6 +7,7 @@
 
 #include "grammar/code_format.hpp"
 #include "grammar/parser.hpp"
+#include "grammar/printer.hpp"
 #include "interpreter/derivation/check_failure.hpp"
 
 namespace napkin {
@@ -60,15 +61,24 @@ CheckOutcome outcome_of(const Interpreter& in, const CheckResult& r) {
   const int digits = r.passed ? in.options().digits : digits_to_differ(in, r);
   o.relation = r.relation;
   if (!r.relation.empty()) {
-    o.actual = in.show(r.actual, digits);
-    o.expected = in.show(r.expected, digits);
-    if (r.relation == "≈") o.tolerance = in.show(r.tolerance);
+    // Both sides in the unit the checker wrote the expected value in.
+    Value actual = r.actual, expected = r.expected, tolerance = r.tolerance;
+    if (r.written_in) {
+      actual.display = expected.display = r.written_in;
+      if (tolerance.kind == Value::Kind::Quantity && !tolerance.display && tolerance.q.dim == actual.q.dim)
+        tolerance.display = r.written_in;
+    }
+    o.actual = in.show(actual, digits);
+    o.expected = in.show(expected, digits);
+    if (r.relation == "≈") o.tolerance = in.show(tolerance);
   } else {
     o.actual = r.passed ? "true" : "false";
     o.expected = "true";
   }
   if (!r.passed) {
-    o.message = check_failure(in, r).message;
+    // A failed ≈ in the checker's units; any other check as the terminal says it.
+    o.message = r.relation == "≈" ? fmt::format("check failed: {} is {}, expected {}", print_expr(*r.stmt->value), o.actual, o.expected)
+                                  : check_failure(in, r).message;
     if (!r.detail.empty()) o.message += " (" + r.detail + ")";
   }
   return o;

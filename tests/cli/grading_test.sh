@@ -101,4 +101,13 @@ cp "$d/slow.napkin" "$d/slow_submission.napkin"
 printf 'let x = 1\ncheck "slow" (3 points): x > 0\n' >"$tmp/slow_reference.napkin"
 expect_match timeout.grade 2 'error\[E0703\]' err -- timeout 20 "$napkin" grade --time-limit 1 "$tmp/slow_reference.napkin" "$d/slow_submission.napkin"
 
+# The memory limit: 31 ranges of 1,000,000 samples (8 MB each) in 64 MiB.
+{ echo 'let a = 1 to 2'; for i in $(seq 1 30); do echo "let b$i = a * $i"; done
+  echo 'check "big" (2 points): median(b30) > 0'; } >"$d/memory.napkin"
+expect_match memory.run 2 '^error\[E0704\]: the run needed more than 64 MiB' err -- "$napkin" run --restricted --memory-limit 64 --samples 1000000 "$d/memory.napkin"
+expect_match memory.check 2 '"code": "E0704"' out -- "$napkin" check --restricted --memory-limit 64 --samples 1000000 "$d/memory.napkin" --format json
+
+# The examples and checkers are in the one layout, labels included.
+expect_status fmt.grading 0 -- "$napkin" fmt --check $g/reference.napkin $g/submission_kv.napkin $g/submission_context.napkin tests/grading/kv_checks.napkin tests/grading/broken_checks.napkin
+
 finish
