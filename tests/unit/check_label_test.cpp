@@ -8,6 +8,7 @@
 #include "grammar/parser.hpp"
 #include "interpreter/core/interpreter.hpp"
 #include "interpreter/layout/formatter.hpp"
+#include "interpreter/output/check_results.hpp"
 
 using namespace napkin;
 
@@ -79,14 +80,23 @@ TEST_CASE("a check's result carries its name, points and values in the checker's
   CHECK(results[0].points == 2);
   CHECK_FALSE(results[0].passed);
   CHECK(results[0].relation == "≈");
-  // 15 ms is 15,000 µs; the expected value as written.
-  CHECK(in.show(results[0].actual) == "15,000 µs");
-  CHECK(in.show(results[0].expected) == "9,922 µs");
-  CHECK(in.show(results[0].tolerance) == "0.1%");
+  // 15 ms is 15,000 µs: a grader reads both sides in the unit the expected
+  // value is written in; the values themselves keep their own display.
+  CHECK(in.show(results[0].actual) == "15 ms");
+  const CheckOutcome approx = outcome_of(in, results[0]);
+  CHECK(approx.actual == "15,000 µs");
+  CHECK(approx.expected == "9,922 µs");
+  CHECK(approx.tolerance == "0.1%");
+  CHECK(approx.points == 2);
+  CHECK(approx.score == 0);
+  CHECK(approx.message == "check failed: t is 15,000 µs, expected 9,922 µs (off by 51.2% (allowed 0.1%))");
   CHECK(results[1].name.empty());
   CHECK(results[1].points == 1);
   CHECK(results[1].passed);
   CHECK(results[1].relation == "<");
-  CHECK(in.show(results[1].actual) == "15,000 µs");
-  CHECK(in.show(results[1].expected) == "20,000 µs");
+  const CheckOutcome less = outcome_of(in, results[1]);
+  CHECK(less.name == "check t < 20000 µs");
+  CHECK(less.actual == "15,000 µs");
+  CHECK(less.expected == "20,000 µs");
+  CHECK(less.score == 1);
 }
