@@ -101,6 +101,11 @@ cp "$d/slow.napkin" "$d/slow_submission.napkin"
 printf 'let x = 1\ncheck "slow" (3 points): x > 0\n' >"$tmp/slow_reference.napkin"
 expect_match timeout.grade 2 'error\[E0703\]' err -- timeout 20 "$napkin" grade --time-limit 1 "$tmp/slow_reference.napkin" "$d/slow_submission.napkin"
 
+# A failed ≈ check names both sides in the unit its expected value is written
+# in: 15.05 ms as 15,051 µs (q5.step_time of submission_kv), not 0.01505 s.
+expect_match units.run 2 'error\[E0500\]: check failed: q5\.step_time is 15,051 µs, expected 9,922 µs$' err -- "$napkin" run tests/grading/kv_checks.napkin
+expect_match units.check 2 '^    q5\.step_time = 15,051 µs, expected 9,922 µs: off by 51\.7% \(allowed 0\.1%\)$' out -- "$napkin" check tests/grading/kv_checks.napkin
+
 # The memory limit: 31 ranges of 1,000,000 samples (8 MB each) in 64 MiB.
 { echo 'let a = 1 to 2'; for i in $(seq 1 30); do echo "let b$i = a * $i"; done
   echo 'check "big" (2 points): median(b30) > 0'; } >"$d/memory.napkin"
