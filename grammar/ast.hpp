@@ -174,6 +174,11 @@ struct Stmt {
   ExprPtr expected;
   ExprPtr tolerance;
   bool approx = false;
+  // check "NAME" (POINTS points): a grader's name and points ("" and 1 when not written)
+  std::string check_name;
+  Span check_name_span;
+  std::string points_text;  // as written, "2" or "0.5"; "" when not written
+  double points = 1;
   // sweep TARGET(value) over vars show columns
   std::vector<SweepVar> sweep_vars;
   std::vector<Column> columns;

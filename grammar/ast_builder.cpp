@@ -649,8 +649,21 @@ void AstBuilder::record_stmt(Text b, Text e) {
   finish(std::move(st));
 }
 
+void AstBuilder::check_name() { check_name_ = pop().expr; }
+void AstBuilder::check_points() { check_points_ = pop_piece(); }
+
 void AstBuilder::check_stmt(Text b, Text e) {
   ast::Stmt st(ast::StmtKind::Check, span(b, e));
+  if (check_name_) {
+    st.check_name = std::move(check_name_->text);
+    st.check_name_span = check_name_->span;
+    check_name_.reset();
+  }
+  if (check_points_) {
+    st.points_text = std::string(text(*check_points_));
+    st.points = number(*check_points_);
+    check_points_.reset();
+  }
   if (exprs_.size() == 3) {
     st.approx = true;
     st.tolerance = pop().expr;

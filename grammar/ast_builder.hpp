@@ -11,6 +11,7 @@
 // nothing pushed here is ever taken back; a statement's action leaves every
 // stack as it found it.
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,8 @@ class AstBuilder {
   void number_literal(Text b, Text e);  // takes the number_value piece
   void dollar_literal(Text b, Text e);  // takes the number_value piece and the unit factors
   void string_literal(Text b, Text e);
+  void check_name();    // the string just read is the next check's name
+  void check_points();  // the number just read is the next check's points
   void open_list();
   void list(Text b, Text e);
   void paren(Text b, Text e);
@@ -144,6 +147,8 @@ class AstBuilder {
   const char* base_;
   std::vector<Entry> exprs_;
   std::vector<Piece> pieces_;
+  ast::ExprPtr check_name_;         // the label of the check being read
+  std::optional<Piece> check_points_;
   std::vector<ast::UnitTerm> terms_;
   std::vector<ast::UnitExpr> units_;
   std::vector<Arg> args_;

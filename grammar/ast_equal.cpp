@@ -60,6 +60,8 @@ std::string statement_difference(const Stmt& a, const Stmt& b) {
   if (a.name != b.name) return differ("name", a.name, b.name);
   if (a.record_kind != b.record_kind) return differ("kind", a.record_kind, b.record_kind);
   if (a.approx != b.approx) return "≈ on one side only";
+  if (a.check_name != b.check_name) return "the check's name";
+  if (a.points_text != b.points_text) return "the check's points";
   if (std::string d = optional_expr("value", a.value, b.value); !d.empty()) return d;
   if (std::string d = optional_expr("base", a.base, b.base); !d.empty()) return d;
   if (std::string d = optional_expr("expected", a.expected, b.expected); !d.empty()) return d;

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -42,6 +43,7 @@ enum StmtFlag : std::uint32_t {
   kBase = 1u << 7,
   kExpected = 1u << 8,
   kTolerance = 1u << 9,
+  kLabel = 1u << 10,  // a check's name and points follow the columns
 };
 
 class Writer {
@@ -159,6 +161,7 @@ class Writer {
     if (st.base) head |= kBase;
     if (st.expected) head |= kExpected;
     if (st.tolerance) head |= kTolerance;
+    if (!st.check_name.empty() || !st.points_text.empty()) head |= kLabel;
     word(head);
     span(st.span);
     string(st.name);
@@ -185,6 +188,11 @@ class Writer {
     for (const auto& c : st.columns) {
       string(c.name);
       span(c.span);
+    }
+    if (head & kLabel) {
+      string(st.check_name);
+      span(st.check_name_span);
+      string(st.points_text);
     }
   }
 };
@@ -326,6 +334,14 @@ class Reader {
       Column& c = st.columns.emplace_back();
       c.name = string();
       c.span = span();
+    }
+    if (head & kLabel) {
+      st.check_name = string();
+      st.check_name_span = span();
+      st.points_text = string();
+      std::string digits = st.points_text;  // without its `_` separators
+      std::erase(digits, '_');
+      st.points = digits.empty() ? 1 : std::stod(digits);
     }
   }
 };

@@ -126,6 +126,11 @@ std::string render(const Diagnostic& d) {
       last_file = l->span.file;
       last_line = -1;
     }
+    if (!l->span.file->quotable) {  // its place, never its text
+      if (line != last_line) out += fmt::format("{:>{}} = note: line {}, column {}: the file is not napkin source, so its text is not shown\n", "", gutter, line, col);
+      last_line = line;
+      continue;
+    }
     const std::string_view raw = l->span.file->line_text(line);
     if (line != last_line) {
       window = window_for(static_cast<std::size_t>(col));

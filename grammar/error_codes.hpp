@@ -62,10 +62,14 @@ enum class Code : std::uint8_t {
   import_not_found,
   import_cycle,
   io,
+  not_source,      // an import that is not napkin source (or TOML): refused unread
+  outside_folder,  // restricted: an import that leaves the submission's folder
 
   nesting_limit,
   recursion_limit,
   size_limit,
+  time_limit,    // restricted: the run's time bound
+  memory_limit,  // restricted: the run's memory bound
 
   usage,
   cannot_plot,
@@ -125,10 +129,14 @@ inline constexpr CodeInfo code_table[] = {
     {Code::import_not_found, "E0600", "import_not_found"},
     {Code::import_cycle, "E0601", "import_cycle"},
     {Code::io, "E0602", "io"},
+    {Code::not_source, "E0603", "not_source"},
+    {Code::outside_folder, "E0604", "outside_folder"},
 
     {Code::nesting_limit, "E0700", "nesting_limit"},
     {Code::recursion_limit, "E0701", "recursion_limit"},
     {Code::size_limit, "E0702", "size_limit"},
+    {Code::time_limit, "E0703", "time_limit"},
+    {Code::memory_limit, "E0704", "memory_limit"},
 
     {Code::usage, "E0800", "usage"},
     {Code::cannot_plot, "E0805", "cannot_plot"},

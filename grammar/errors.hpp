@@ -48,6 +48,12 @@ NAPKIN_EXPECT(unit_name, "expected a unit name after 'unit'");
 NAPKIN_EXPECT(record_name, "expected a name after the block kind");
 NAPKIN_EXPECT(record_rest, "expected '{', 'extends BASE {' or '= EXPR' after the name");
 NAPKIN_EXPECT(extends_base, "expected the name of a record after 'extends'");
+NAPKIN_EXPECT(check_colon,
+              "expected ':' and the condition after the check's name and points, e.g. "
+              "`check \"q6\" (2 points): q6.kv ≈ 245_760 B/token within 1%`");
+NAPKIN_EXPECT(check_points_value, "expected the points as a number, e.g. `(2 points)`");
+NAPKIN_EXPECT(check_points_word, "expected 'points' after the number, e.g. `(2 points)`");
+NAPKIN_EXPECT(check_points_close, "expected ')' after the points, e.g. `(2 points)`");
 NAPKIN_EXPECT(check_rhs, "expected the expected value after '≈'");
 NAPKIN_EXPECT(check_within, "expected 'within' and a tolerance, e.g. `≈ 136 token/s within 1%`");
 NAPKIN_EXPECT(check_tolerance, "expected a tolerance after 'within', e.g. `1%` or `0.1 GB`");

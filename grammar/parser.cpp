@@ -138,6 +138,8 @@ NAPKIN_BUILD(fn_stmt, fn_stmt(begin, end));
 NAPKIN_BUILD(unit_stmt, unit_stmt(begin, end));
 NAPKIN_BUILD(extends_base, extends_base(begin, end));
 NAPKIN_BUILD(record_stmt, record_stmt(begin, end));
+NAPKIN_BUILD(check_name, check_name());
+NAPKIN_BUILD(check_points, check_points());
 NAPKIN_BUILD(check_stmt, check_stmt(begin, end));
 NAPKIN_BUILD(sweep_var, sweep_var());
 NAPKIN_BUILD(sweep_stmt, sweep_stmt(begin, end));

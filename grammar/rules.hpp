@@ -293,7 +293,22 @@ struct check_rhs : seq<add_expr> {};
 struct check_tolerance : seq<value_expr> {};
 struct check_within : seq<kw_within> {};
 struct check_approx : if_must<approx_op, sp, check_rhs, sp, check_within, sp, check_tolerance> {};
-struct check_stmt : if_must<kw_check, sp, value_expr, opt<sp, check_approx>> {};
+// `check "q6 KV bytes per token" (2 points): CONDITION`: a name and points a
+// grader reads, both optional, ended by ':'. A string or `(N point[s])`
+// right after `check` starts the label; `check "a" == "b"` is a condition.
+struct kw_points : sor<keyword<'p', 'o', 'i', 'n', 't', 's'>, keyword<'p', 'o', 'i', 'n', 't'>> {};
+struct check_name : seq<string_literal> {};
+struct check_points_value : seq<number_value> {};
+struct check_points_word : seq<kw_points> {};
+struct check_points_close : one<')'> {};
+struct check_points : if_must<one<'('>, sp, check_points_value, sp, check_points_word, sp, check_points_close> {};
+struct check_colon : one<':'> {};
+struct points_ahead : seq<one<'('>, sp, number_value, sp, kw_points> {};
+struct label_ahead
+    : sor<seq<string_literal, sp, sor<one<':'>, one<'('>, seq<not_at<expr_keyword>, identifier>>>, points_ahead> {};
+struct check_label
+    : seq<at<label_ahead>, opt<check_name, sp>, opt<at<one<'('>>, check_points, sp>, must<check_colon>> {};
+struct check_stmt : if_must<kw_check, sp, opt<check_label, sp>, value_expr, opt<sp, check_approx>> {};
 
 struct assign_name : seq<name> {};
 struct assign_stmt : seq<assign_name, sp, one<'='>, not_at<one<'='>>, sp, must<value_expr>> {};

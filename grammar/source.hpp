@@ -15,6 +15,9 @@ struct SourceFile {
   std::string name;  // as shown to users: "examples/x.napkin", "std/transformer"
   std::string text;
   std::string dir;   // directory used to resolve relative imports ("" for stdlib)
+  // Whether a diagnostic may show this file's lines: false for a file not
+  // known to be napkin source (interpreter/io/import_policy.hpp).
+  bool quotable = true;
 
   // 1-based line and column (columns count UTF-8 code points) of a byte offset.
   std::pair<int, int> line_col(std::size_t offset) const;

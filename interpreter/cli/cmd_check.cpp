@@ -1,13 +1,22 @@
 #include <fmt/format.h>
 
+#include "interpreter/io/read_source.hpp"
+#include "graded.hpp"
 #include "guarded.hpp"
+#include "restricted.hpp"
 
 namespace napkin::cli {
 
-Result cmd_check(const CheckArgs& a, const Common& c) {
+namespace {
+
+// The text the command line has shown since before check results were data:
+// failures with their derivations, passes with -v, a count at the end.
+Result check_text(const CheckArgs& a, const Common& common) {
   Result total;
   int passed = 0, failed = 0, loaded = 0, errors = 0;
   for (const auto& file : a.files) {
+    Common c = common;
+    c.root_file = file;
     Result r = guarded(c, [&](Interpreter& in) {
       Module* m = in.load_file(file);
       ++loaded;
@@ -47,6 +56,92 @@ Result cmd_check(const CheckArgs& a, const Common& c) {
     total.out += errors ? fmt::format("{} passed, {} failed, {} {}\n", passed, failed, errors, errors == 1 ? "error" : "errors")
                         : fmt::format("{} passed, {} failed\n", passed, failed);
   return total;
+}
+
+// One file's checks as data, whatever happens to the file.
+GradedFile graded_file(const std::string& file, const Common& common) {
+  Common c = common;
+  c.root_file = file;
+  GradedFile g;
+  g.file = file;
+  const Result r = guarded(c, [&](Interpreter& in) {
+    Module* m = nullptr;
+    try {
+      m = in.load_file(file);
+    } catch (const Error& e) {
+      std::string text;
+      read_source(file, text, /*allow_pipe=*/false);
+      g = unrunnable(file, text, e.diagnostic());
+      return Result{};
+    }
+    try {
+      const Report report = build_report(in, m, false, /*keep_going=*/true, /*derivations=*/false);
+      g.checks = graded_checks(in, m);
+      add_file_errors(g, report.errors);
+      const SolveStatements solves = run_solve_statements(in, m, false);
+      if (solves.errors) g.errors.push_back(ErrorInfo{std::string(code_text(codes::no_solution)), solves.err, file, 0, 0, solves.err});
+    } catch (const std::bad_alloc&) {
+      g = all_errored({file}, memory_diagnostic(c.memory_limit)).front();
+    }
+    return Result{};
+  });
+  if (g.checks.empty() && !r.err.empty()) {  // an error the body did not catch (I/O, internal)
+    Diagnostic d;
+    d.code = codes::internal;
+    d.message = r.err.substr(0, r.err.find('\n'));
+    g = unrunnable(file, "", d);
+  }
+  return g;
+}
+
+}  // namespace
+
+std::string render_graded(const std::vector<GradedFile>& files, const std::string& format, const std::string& title) {
+  if (format == "json") return graded_json(files);
+  if (format == "junit") return graded_junit(files, title);
+  if (format == "gradescope") return graded_gradescope(files);
+  return graded_text(files);
+}
+
+int graded_status(const std::vector<GradedFile>& files) {
+  int code = 0;
+  for (const auto& f : files) {
+    if (!f.errors.empty()) code = 2;
+    for (const auto& c : f.checks)
+      code = std::max(code, c.status == CheckOutcome::Status::errored ? 2 : c.status == CheckOutcome::Status::failed ? 1 : 0);
+  }
+  return code;
+}
+
+std::vector<GradedFile> all_errored(const std::vector<std::string>& files, const Diagnostic& d) {
+  std::vector<GradedFile> out;
+  for (const auto& f : files) {
+    std::string text;
+    read_source(f, text, /*allow_pipe=*/false);
+    out.push_back(unrunnable(f, text, d));
+  }
+  return out;
+}
+
+void add_file_errors(GradedFile& g, const std::vector<Diagnostic>& errors) {
+  for (const auto& d : errors) {
+    ErrorInfo e = error_info(d);
+    bool carried = false;
+    for (const auto& c : g.checks) carried = carried || (c.error && c.error->rendered == e.rendered);
+    if (!carried) g.errors.push_back(std::move(e));
+  }
+}
+
+Result cmd_check(const CheckArgs& a, const Common& c) {
+  if (a.format == "text") return check_text(a, c);
+  if (c.restricted && c.process_ends)
+    on_time_out(render_graded(all_errored(a.files, time_out_diagnostic(c.time_limit)), a.format, "napkin check"));
+  std::vector<GradedFile> files;
+  for (const auto& f : a.files) files.push_back(graded_file(f, c));
+  Result r;
+  r.out = render_graded(files, a.format, "napkin check");
+  r.code = graded_status(files);
+  return r;
 }
 
 }  // namespace napkin::cli

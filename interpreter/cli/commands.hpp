@@ -23,6 +23,12 @@ struct Common {
   // The process ends once this command's output is written (the `napkin`
   // command sets it): its interpreter need not be taken apart first.
   bool process_ends = false;
+  // A restricted run (docs/grading.md): imports stay in the folder of
+  // `root_file`, `measure(...)` runs no probe; main.cpp sets the bounds.
+  bool restricted = false;
+  std::string root_file;
+  double time_limit = 10;          // seconds
+  std::size_t memory_limit = 2048;  // MiB
 };
 
 struct RunArgs {
@@ -45,7 +51,18 @@ struct ExplainArgs {
 struct CheckArgs {
   std::vector<std::string> files;
   bool verbose = false;
+  std::string format = "text";  // text, json, junit, gradescope
 };
+
+// `napkin grade REFERENCE SUBMISSION`: the reference's checks run against
+// the submission, and each failed answer traced to its first wrong step.
+struct GradeArgs {
+  std::string reference;
+  std::string submission;
+  std::string format = "text";  // text, json, junit, gradescope
+};
+
+Result cmd_grade(const GradeArgs& a, const Common& c);
 
 struct EvalArgs {
   std::string expr;

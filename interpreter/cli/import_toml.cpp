@@ -20,6 +20,14 @@ Value import_toml(Interpreter& in, const CallArgs& a) {
   const std::filesystem::path path =
       (std::filesystem::path(from ? from->dir : "") / arg.str()).lexically_normal();
   const std::string display = path.generic_string();
+  // A profile is TOML named .toml, inside the folder when restricted;
+  // anything else is refused unread (interpreter/io/import_policy.hpp).
+  std::string text;
+  if (auto refused = read_import_source(in.options().imports, arg.str(), std::filesystem::path(from ? from->dir : ""),
+                                        ".toml", a.nodes[0]->span, text)) {
+    refused->labels[0].text = "read here";
+    throw Error(std::move(*refused));
+  }
   Profile p;
   try {
     p = read_profile(display);

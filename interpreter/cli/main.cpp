@@ -13,6 +13,7 @@
 #include "napkin/version.hpp"
 #include "commands.hpp"
 #include "heap_pages.hpp"
+#include "restricted.hpp"
 
 namespace {
 
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
       "  napkin run examples/exercise1_size_a_model.napkin --steps --format latex --checks beside > solution.tex\n"
       "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
       "  napkin check examples/*.napkin\n"
+      "  napkin grade examples/grading/reference.napkin examples/grading/submission_kv.napkin\n"
       "  napkin diff <(git show HEAD~1:plan.napkin) plan.napkin\n"
       "  napkin fmt --check examples/*.napkin\n"
       "  napkin eval '39.02 GB / (5.3 TB/s) -> ms'\n"
@@ -96,6 +98,23 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingDirectory);
     sub->add_flag("--no-measure", common.no_measure, "measure(...) uses its fallback instead of running a probe");
     sub->add_flag("--remeasure", common.remeasure, "measure(...) runs its probe again instead of using the cache");
+  };
+
+  // A restricted run, for grading (docs/grading.md): `check` and `run` take
+  // --restricted, `grade` is restricted unless told --unrestricted.
+  bool unrestricted = false;
+  auto add_restricted = [&](CLI::App* sub, bool by_default) {
+    if (by_default)
+      sub->add_flag("--unrestricted", unrestricted,
+                    "let the submission import outside its folder and run live probes (trusted files only)");
+    else
+      sub->add_flag("--restricted", common.restricted,
+                    "for files you do not trust: imports stay in the file's folder, measure(...) runs no probe, "
+                    "and the time and memory limits apply (docs/grading.md)");
+    sub->add_option("--time-limit", common.time_limit, "restricted: seconds before the run is stopped (default 10)")
+        ->check(CLI::Range(0.001, 86400.0));
+    sub->add_option("--memory-limit", common.memory_limit, "restricted: MiB of memory the run may use (default 2048)")
+        ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 20));
   };
 
   RunArgs run;
@@ -120,6 +139,7 @@ int main(int argc, char** argv) {
                     "only come in through imports (by default: the fields the file sets or defines, the headline "
                     "fields of its record types, and those its checks use)");
   add_common(run_cmd);
+  add_restricted(run_cmd, false);
 
   ExplainArgs explain;
   auto* explain_cmd = app.add_subcommand("explain", "print the derivation tree of one value, down to its inputs");
@@ -137,7 +157,22 @@ int main(int argc, char** argv) {
   auto* check_cmd = app.add_subcommand("check", "run the checks of one or more files; exit 1 if any fails");
   check_cmd->add_option("files", check.files, "one or more .napkin files")->required();
   check_cmd->add_flag("-v,--verbose", check.verbose, "list passing checks too");
+  check_cmd->add_option("--format", check.format,
+                        "text (default), json, junit (JUnit XML) or gradescope (results.json): every check with its "
+                        "points, values and message")
+      ->check(CLI::IsMember({"text", "json", "junit", "gradescope"}));
   add_common(check_cmd);
+  add_restricted(check_cmd, false);
+
+  GradeArgs grade;
+  auto* grade_cmd = app.add_subcommand(
+      "grade", "run a reference's checks against a submission, and trace each failed answer to its first wrong step");
+  grade_cmd->add_option("reference", grade.reference, "the reference solution, with named checks and points")->required();
+  grade_cmd->add_option("submission", grade.submission, "the student's file, with the same records")->required();
+  grade_cmd->add_option("--format", grade.format, "text (default), json, junit or gradescope")
+      ->check(CLI::IsMember({"text", "json", "junit", "gradescope"}));
+  add_common(grade_cmd);
+  add_restricted(grade_cmd, true);
 
   SweepArgs sweep;
   auto* sweep_cmd = app.add_subcommand("sweep", "print a file's sweeps as tables");
@@ -290,10 +325,14 @@ int main(int argc, char** argv) {
   // io/atomic_write reports, leaving the original whole: not a signal that
   // kills napkin half-way through a file.
   std::signal(SIGXFSZ, SIG_IGN);
+  if (*grade_cmd) common.restricted = !unrestricted;
+  if (*run_cmd) common.root_file = run.file;
+  if (common.restricted) bound_run(common.time_limit, common.memory_limit);
   Result r;
   if (*run_cmd) r = cmd_run(run, common);
   else if (*explain_cmd) r = cmd_explain(explain, common);
   else if (*check_cmd) r = cmd_check(check, common);
+  else if (*grade_cmd) r = cmd_grade(grade, common);
   else if (*eval_cmd) r = cmd_eval(eval, common);
   else if (*sweep_cmd) r = cmd_sweep(sweep, common);
   else if (*quick_cmd) r = cmd_quick(quick, common);

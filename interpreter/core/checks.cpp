@@ -15,12 +15,39 @@
 
 namespace napkin {
 
-CheckResult Interpreter::run_check(const ast::Stmt& s) {
+namespace {
+
+const char* relation_text(ast::BinOp op) {
+  switch (op) {
+    case ast::BinOp::Eq: return "==";
+    case ast::BinOp::Ne: return "!=";
+    case ast::BinOp::Lt: return "<";
+    case ast::BinOp::Le: return "<=";
+    case ast::BinOp::Gt: return ">";
+    case ast::BinOp::Ge: return ">=";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+// The unit the checker wrote its expected value in (`0.93 USD/Mtoken`,
+// `x -> GiB`), so that both sides are shown in it rather than in base units.
+const DisplayUnit* Interpreter::written_unit(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::Negate) return written_unit(*e.items[0]);
+  if ((e.kind != ast::ExprKind::Number && e.kind != ast::ExprKind::Convert) || !e.unit || e.percent) return nullptr;
+  if (e.unit->text.empty() || e.unit->text[0] == '$') return nullptr;  // `$2.00`: shown as USD already
+  return intern_display(e.unit->text, resolve_unit(*e.unit).scale);
+}
+
+CheckResult Interpreter::run_check(const ast::Stmt& s, Module* names) {
   CheckResult res;
   res.stmt = &s;
+  res.name = s.check_name;
+  res.points = s.points;
   res.source = std::string(s.span.text());
   res.line = s.span.file->line_col(s.span.begin).first;
-  Module* m = module_of(s.span.file);
+  Module* m = names ? names : module_of(s.span.file);
   TraceScope scope(*this, &res.trace);
   Value a = eval(*s.value, m->env);
   if (!s.approx) {
@@ -34,6 +61,18 @@ CheckResult Interpreter::run_check(const ast::Stmt& s) {
       throw Error(std::move(d));
     }
     res.passed = a.b;
+    // A comparison's two sides, for a grader's report: evaluated again
+    // (every field is memoised), untraced.
+    if (s.value->kind == ast::ExprKind::Binary && *relation_text(s.value->op)) {
+      TraceScope untraced(*this, nullptr);
+      const Value l = eval(*s.value->items[0], m->env), r = eval(*s.value->items[1], m->env);
+      if (l.kind == Value::Kind::Quantity && r.kind == Value::Kind::Quantity && l.q.dim == r.q.dim) {
+        res.relation = relation_text(s.value->op);
+        res.actual = l;
+        res.expected = r;
+        res.written_in = written_unit(*s.value->items[1]);
+      }
+    }
   } else {
     Value b = eval(*s.expected, m->env);
     Value t = eval(*s.tolerance, m->env);
@@ -53,6 +92,9 @@ CheckResult Interpreter::run_check(const ast::Stmt& s) {
     }
     res.actual = a;
     res.expected = b;
+    res.relation = "≈";
+    res.tolerance = t;
+    res.written_in = written_unit(*s.expected);
     if (qt.v <= 0 && (qt.dim.dimensionless() || qt.dim == qa.dim)) {
       Diagnostic d;
       d.code = codes::bad_tolerance;

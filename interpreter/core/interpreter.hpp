@@ -12,6 +12,7 @@
 
 #include "grammar/ast.hpp"
 #include "grammar/diagnostic.hpp"
+#include "interpreter/io/import_policy.hpp"
 #include "format.hpp"
 #include "record.hpp"
 #include "samples.hpp"
@@ -77,8 +78,15 @@ struct CheckResult {
   std::string source;  // the check as written
   int line = 0;
   Trace trace;
-  Value actual, expected;  // for ≈ checks
+  Value actual, expected;  // for ≈ checks, and a comparison's two sides
   std::string detail;      // "off by 2.3% (allowed 1%)"
+  // What a grader reads: the relation ("≈", "==", "<", ...; "" for another
+  // condition), the tolerance as the checker wrote it, the name and points.
+  std::string relation;
+  Value tolerance;
+  const DisplayUnit* written_in = nullptr;  // the unit the expected side is written in, if any
+  std::string name;
+  double points = 1;
 };
 
 // `measure(probe, args...)`: what the language asks of a probe, and what
@@ -113,6 +121,8 @@ struct Options {
   std::size_t samples = kDefaultSamples;  // samples per range (samples.hpp)
   bool trace = true;  // record derivations
   std::string stdlib_dir;  // read std/ from here instead of the embedded copy
+  // Which files an import may read; restricted for grading (import_policy.hpp).
+  ImportPolicy imports;
   // Builtins the program embedding the interpreter adds (the command line
   // binds `import_toml` this way, so the core never includes measure/).
   std::vector<Function> builtins;
@@ -148,7 +158,9 @@ class Interpreter {
   Value top_value(Binding* b, Span use);
   Value field(Record* r, std::size_t i, Span use);
   Binding* find_binding(Module* m, const std::string& name);
-  CheckResult run_check(const ast::Stmt& check);
+  // `scope`: the module whose names the check sees, when not its own file's
+  // (`napkin grade` runs a reference's checks against a submission).
+  CheckResult run_check(const ast::Stmt& check, Module* scope = nullptr);
   Module* module_of(const SourceFile* file) const;
 
   // A copy of `base` whose fields `values` are given values instead of
@@ -317,6 +329,7 @@ class Interpreter {
   std::unordered_map<const ast::Expr*, RangeDraw> range_draws_;
   Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names, CallTrace* ct);
   UnitDef resolve_unit(const ast::UnitExpr& u);
+  const DisplayUnit* written_unit(const ast::Expr& e);  // checks.cpp
   void check_type(const Slot& slot, const Value& v, Record* r);
   void record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b) {
     if (trace_) trace_->entries.push_back({&node, v, rec, idx, b, nullptr});  // inline: off in sweeps, called per name

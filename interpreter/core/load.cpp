@@ -33,7 +33,37 @@ Module* Interpreter::load_file(const std::string& path) {
     throw Error(std::move(d));
   }
   const fs::path p(path);
-  return load_source(p.lexically_normal().generic_string(), std::move(text), p.parent_path().generic_string());
+  const std::string name = p.lexically_normal().generic_string();
+  // A file named on the command line is read whatever its name; one whose
+  // name does not end in .napkin (a pipe, or anything else) is quoted in no
+  // diagnostic until it parses, and is refused if it is not text.
+  if (p.extension() == ".napkin") return load_source(name, std::move(text), p.parent_path().generic_string());
+  if (const std::string why = not_text_reason(text); !why.empty()) {
+    Diagnostic d;
+    d.code = codes::not_source;
+    d.message = fmt::format("{} is not napkin source: {}", name, why);
+    d.help = "napkin reads UTF-8 text; a napkin file's name ends in .napkin";
+    throw Error(std::move(d));
+  }
+  auto file = std::make_unique<SourceFile>();
+  file->name = name;
+  file->text = std::move(text);
+  file->dir = p.parent_path().generic_string();
+  file->quotable = false;  // until it parses (load_parsed)
+  try {
+    return load_parsed(std::move(file));
+  } catch (Error& e) {
+    Diagnostic& d = e.diagnostic();
+    const bool here = !d.labels.empty() && d.labels[0].span.valid() && !d.labels[0].span.file->quotable;
+    if (here) {  // a parse error: its words may quote the file too
+      d.message = fmt::format("{} does not parse as napkin source ({}); its text is not shown, as its name does not end in .napkin",
+                              name, code_text(d.code));
+      d.help.clear();
+      d.notes.clear();
+      for (auto& l : d.labels) l.text.clear();
+    }
+    throw;
+  }
 }
 
 Module* Interpreter::load_source(std::string name, std::string text, std::string dir) {
@@ -87,13 +117,10 @@ std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::St
   auto file = std::make_unique<SourceFile>();
   file->name = p.lexically_normal().generic_string();
   file->dir = p.lexically_normal().parent_path().generic_string();
-  if (const int err = read_source(p.string(), file->text); err && err != ENOENT) {
-    Diagnostic d;
-    d.code = codes::io;
-    d.message = fmt::format("cannot read the file \"{}\": {}", imp.name, read_error_text(err));
-    d.labels.push_back({imp.name_span, "imported here", true});
-    throw Error(std::move(d));
-  } else if (err) {
+  if (auto refused = read_import_source(opts_.imports, imp.name, fs::path(from->file->dir), ".napkin", imp.name_span,
+                                        file->text)) {
+    throw Error(std::move(*refused));
+  } else if (file->text.empty() && !fs::exists(p)) {
     Diagnostic d;
     d.code = codes::import_not_found;
     d.message = fmt::format("cannot find the file \"{}\" (looked for {})", imp.name, file->name);
@@ -112,6 +139,7 @@ Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const Compile
   m->file = std::move(file);
   modules_.push_back(std::move(mod));  // owned before parsing: an error's spans point into its file
   m->ast = compiled ? load_compiled_ast(*compiled, *m->file) : parse_module(*m->file);
+  m->file->quotable = true;  // it parsed: every line of it is napkin source
   m->env = new_env(nullptr, nullptr, m);
 
   loading_.push_back(key);

@@ -25,9 +25,12 @@ Diagnostic check_failure(const Interpreter& in, const CheckResult& c) {
   d.code = codes::check_failed;
   const int digits = digits_to_differ(in, c);
   if (s.approx) {
-    d.message = fmt::format("check failed: {} is {}, expected {}", print_expr(*s.value), in.show(c.actual, digits),
-                            in.show(c.expected, digits));
-    d.labels.push_back({s.value->span, "this is " + in.show(c.actual, digits), true});
+    // Both sides in the unit the checker wrote the expected value in.
+    Value actual = c.actual, expected = c.expected;
+    if (c.written_in) actual.display = expected.display = c.written_in;
+    d.message = fmt::format("check failed: {} is {}, expected {}", print_expr(*s.value), in.show(actual, digits),
+                            in.show(expected, digits));
+    d.labels.push_back({s.value->span, "this is " + in.show(actual, digits), true});
     d.labels.push_back({s.expected->span, c.detail, false});
   } else {
     const Derivation v = derive(in, *s.value, c.trace, Value::boolean(false), digits);

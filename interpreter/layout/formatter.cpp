@@ -309,8 +309,18 @@ class Formatter {
     return rows_.size();
   }
 
+  // `"q6 KV per token" (2 points): `, or nothing.
+  static std::string check_label(const Stmt& st) {
+    if (st.check_name.empty() && st.points_text.empty()) return "";
+    std::string t;
+    if (!st.check_name.empty()) t += quoted(st.check_name) + " ";
+    if (!st.points_text.empty()) t += "(" + st.points_text + (st.points == 1 ? " point) " : " points) ");
+    t.back() = ':';
+    return t + " ";
+  }
+
   static std::string check(const Stmt& st) {
-    std::string t = "check " + print(*st.value);
+    std::string t = "check " + check_label(st) + print(*st.value);
     if (!st.approx) return t;
     std::string expected = print(*st.expected);
     if (binding(*st.expected) < ast::precedence(ast::BinOp::Add)) expected = "(" + expected + ")";

@@ -47,8 +47,10 @@ std::string check_failure_text(const Interpreter& in, const CheckResult& c) {
   std::string out = fmt::format("✗ {}:{}: {}\n", c.stmt->span.file->name, c.line, c.source);
   const int digits = digits_to_differ(in, c);
   if (c.stmt->approx) {
-    Derivation d = derive(in, *c.stmt->value, c.trace, c.actual, digits);
-    out += fmt::format("    {} = {}, expected {}: {}\n", text(d.formula), text(d.result), in.show(c.expected, digits), c.detail);
+    Value actual = c.actual, expected = c.expected;  // in the unit the expected value is written in
+    if (c.written_in) actual.display = expected.display = c.written_in;
+    Derivation d = derive(in, *c.stmt->value, c.trace, actual, digits);
+    out += fmt::format("    {} = {}, expected {}: {}\n", text(d.formula), text(d.result), in.show(expected, digits), c.detail);
   } else {
     Derivation d = derive(in, *c.stmt->value, c.trace, Value::boolean(false), digits);
     out += fmt::format("    {} is false\n", text(d.substituted));

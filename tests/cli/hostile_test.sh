@@ -37,7 +37,7 @@ expect_match probe.unknown_argument 2 'E0306.*has no argument `thread`' err -- l
 # a huge name is cheap.
 mkfifo "$tmp/fifo.napkin"
 echo 'import "fifo.napkin"' >"$tmp/import_fifo.napkin"
-expect_match hang.import_fifo 2 'E0602.*not a regular file' err -- limit "$napkin" run "$tmp/import_fifo.napkin"
+expect_match hang.import_fifo 2 'E0603.*not a regular file' err -- limit "$napkin" run "$tmp/import_fifo.napkin"
 expect_match hang.fmt_w_fifo 2 'cannot read .*not a regular file' err -- limit "$napkin" fmt -w "$tmp/fifo.napkin"
 test -p "$tmp/fifo.napkin" && passes=$((passes + 1)) || { echo "FAIL hang.fifo_kept: the FIFO was replaced"; failures=$((failures + 1)); }
 awk 'BEGIN { printf "let x = "; for (i = 0; i < 120000; i++) printf "a"; print "" }' >"$tmp/long_name.napkin"
@@ -70,11 +70,11 @@ expect_match cost.samples_held 2 'ranges.napkin:21:21: error\[E0702\]: this rang
 
 # --- Unbounded reads: only regular files, each with a cap.
 echo 'hardware h = import_toml("/dev/zero")' >"$tmp/toml_zero.napkin"
-expect_match read.toml_device 2 'E0602.*/dev/zero: it is not a regular file' err -- limit "$napkin" run "$tmp/toml_zero.napkin"
+expect_match read.toml_device 2 'E0603.*"/dev/zero" is not a TOML profile' err -- limit "$napkin" run "$tmp/toml_zero.napkin"
 echo 'hardware h = import_toml(".")' >"$tmp/toml_dir.napkin"
-expect_match read.toml_directory 2 'E0602.*it is a directory' err -- limit "$napkin" run "$tmp/toml_dir.napkin"
+expect_match read.toml_directory 2 'E0603.*"\." is not a TOML profile' err -- limit "$napkin" run "$tmp/toml_dir.napkin"
 echo 'import "/dev/zero"' >"$tmp/import_zero.napkin"
-expect_match read.import_device 2 'E0602.*not a regular file' err -- limit "$napkin" run "$tmp/import_zero.napkin"
+expect_match read.import_device 2 'E0603.*"/dev/zero" is not napkin source' err -- limit "$napkin" run "$tmp/import_zero.napkin"
 expect_match read.stdlib_missing 2 'Directory does not exist' err -- limit "$napkin" eval --stdlib "$tmp/none" '1 + 1'
 mkdir -p "$tmp/std" && ln -s /dev/zero "$tmp/std/models.napkin"
 expect_match read.stdlib_device 2 'E0602.*not a regular file' err -- limit "$napkin" eval --stdlib "$tmp/std" 'llama3_8b.params'

@@ -64,6 +64,7 @@ grep -o '{Code::[a-z_]*, "E[0-9]*", "[a-z_]*"}' grammar/error_codes.hpp |
         E00*) echo "No example in the catalogue: it means a bug in napkin, which a test would have caught." ;;
         E08*) echo "No example in the catalogue: the command line reports it, for options and arguments it cannot use." ;;
         E09*) echo "No example in the catalogue: whether a probe can run depends on the machine." ;;
+        E0604 | E0703 | E0704) echo "No example in the catalogue: only a restricted run (\`napkin grade\`, or \`--restricted\`) reports it; \`tests/cli/grading_test.sh\` holds its cases, and docs/grading.md explains the restricted mode." ;;
         *) echo "No example in the catalogue yet." ;;
       esac
       continue

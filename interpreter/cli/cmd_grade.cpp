@@ -1,0 +1,111 @@
+// `napkin grade REFERENCE SUBMISSION`: the reference's checks run against the
+// submission's names, each with its name and points; for each failed check,
+// the first step where the submission parts from the reference.
+#include <fmt/format.h>
+
+#include "interpreter/derivation/check_failure.hpp"
+#include "interpreter/io/read_source.hpp"
+#include "graded.hpp"
+#include "guarded.hpp"
+#include "restricted.hpp"
+#include "wrong_step.hpp"
+
+namespace napkin::cli {
+
+namespace {
+
+GradedFile grade(Interpreter& ref, Module* ref_m, const GradeArgs& a, const Common& c) {
+  GradedFile g;
+  g.file = a.submission;
+  Common sc = c;
+  sc.root_file = a.submission;
+  const Result r = guarded(sc, [&](Interpreter& sub) {
+    Module* sub_m = nullptr;
+    try {
+      sub_m = sub.load_file(a.submission);
+    } catch (const Error& e) {
+      // The reference's checks, each errored with the submission's error.
+      g = unrunnable(a.submission, std::string(ref_m->file->text), e.diagnostic());
+      for (auto& ch : g.checks) ch.file = a.reference;
+      return Result{};
+    }
+    try {
+      const Report report = build_report(sub, sub_m, false, /*keep_going=*/true, /*derivations=*/false);
+      g.checks = graded_checks(sub, ref_m->ast, sub_m);
+      add_file_errors(g, report.errors);
+      Comparison cmp(sub, sub_m, ref, ref_m);
+      g.notes = cmp.changed_inputs();
+      // Every answer the reference checks, for "N answers depend on it".
+      std::vector<Step> answers;
+      std::vector<std::vector<Step>> per_check;
+      for (const auto& st : ref_m->ast.statements) {
+        if (st.kind != ast::StmtKind::Check) continue;
+        std::vector<Step> mine;
+        try {
+          mine = Comparison::answers_of(sub.run_check(st, sub_m).trace);
+        } catch (const Error&) {
+        }
+        for (const Step& s : mine)
+          if (std::none_of(answers.begin(), answers.end(), [&](const Step& o) { return o.name == s.name; }))
+            answers.push_back(s);
+        per_check.push_back(std::move(mine));
+      }
+      for (std::size_t i = 0; i < g.checks.size() && i < per_check.size(); ++i) {
+        CheckOutcome& ch = g.checks[i];
+        if (ch.status == CheckOutcome::Status::passed) continue;
+        for (const Step& s : per_check[i])
+          for (auto& line : cmp.explain(s, answers))
+            if (std::find(ch.feedback.begin(), ch.feedback.end(), line) == ch.feedback.end())
+              ch.feedback.push_back(std::move(line));
+      }
+    } catch (const std::bad_alloc&) {
+      g = unrunnable(a.submission, std::string(ref_m->file->text), memory_diagnostic(c.memory_limit));
+    }
+    return Result{};
+  });
+  if (g.checks.empty() && !r.err.empty()) {
+    Diagnostic d;
+    d.code = codes::internal;
+    d.message = r.err.substr(0, r.err.find('\n'));
+    g = unrunnable(a.submission, std::string(ref_m->file->text), d);
+  }
+  return g;
+}
+
+}  // namespace
+
+Result cmd_grade(const GradeArgs& a, const Common& c) {
+  // The reference is the grader's own file: not restricted, but it measures
+  // nothing live either, so that both sides take the same `else`.
+  Common rc = c;
+  rc.restricted = false;
+  rc.no_measure = c.no_measure || c.restricted;
+  rc.root_file = a.reference;
+  return guarded(rc, [&](Interpreter& ref) {
+    Module* ref_m = ref.load_file(a.reference);
+    if (c.restricted && c.process_ends) {
+      GradedFile out = unrunnable(a.submission, std::string(ref_m->file->text), time_out_diagnostic(c.time_limit));
+      for (auto& ch : out.checks) ch.file = a.reference;
+      on_time_out(render_graded({out}, a.format, "napkin grade"));
+    }
+    // The reference must pass its own checks: a grade against a wrong
+    // reference would be wrong.
+    for (const auto& st : ref_m->ast.statements) {
+      if (st.kind != ast::StmtKind::Check) continue;
+      const CheckResult self = ref.run_check(st);
+      if (!self.passed) {
+        Diagnostic d = check_failure(ref, self);
+        d.message = "the reference fails its own check: " + d.message;
+        d.help = "fix the reference first: `napkin check " + a.reference + "`";
+        throw Error(std::move(d));
+      }
+    }
+    const GradedFile g = grade(ref, ref_m, a, c);
+    Result res;
+    res.out = render_graded({g}, a.format, "napkin grade");
+    res.code = graded_status({g});
+    return res;
+  });
+}
+
+}  // namespace napkin::cli

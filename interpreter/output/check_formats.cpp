@@ -1,0 +1,215 @@
+// Check results in the formats graders read: JSON, JUnit XML (what CI
+// reporters read), Gradescope's results.json, and text.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "check_results.hpp"
+
+namespace napkin {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+const char* status_text(CheckOutcome::Status s) {
+  switch (s) {
+    case CheckOutcome::Status::passed: return "passed";
+    case CheckOutcome::Status::failed: return "failed";
+    case CheckOutcome::Status::errored: return "errored";
+  }
+  return "errored";
+}
+
+json error_json(const ErrorInfo& e) {
+  json j = json::object();
+  j["code"] = e.code;
+  j["message"] = e.message;
+  j["file"] = e.file;
+  j["line"] = e.line;
+  j["column"] = e.column;
+  return j;
+}
+
+json number(double v) {
+  v = std::round(v * 1e9) / 1e9;  // 0.1 + 0.2 points is 0.3
+  if (v == static_cast<double>(static_cast<long long>(v))) return static_cast<long long>(v);
+  return v;
+}
+
+std::string dump(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
+
+// What a person reads about one check: its place and result, then the values.
+std::string outcome_lines(const CheckOutcome& c) {
+  std::string out;
+  switch (c.status) {
+    case CheckOutcome::Status::passed: out = fmt::format("{}:{}: passed: {}\n", c.file, c.line, c.source); break;
+    case CheckOutcome::Status::failed: out = fmt::format("{}:{}: {}\n", c.file, c.line, c.message); break;
+    case CheckOutcome::Status::errored:
+      if (c.error && !c.error->rendered.empty())  // with its line and caret, where the file may be quoted
+        out = c.error->rendered;
+      else
+        out = fmt::format("{}:{}: error[{}]: {}\n", c.file, c.line, c.error ? c.error->code : "E0000", c.message);
+      break;
+  }
+  if (!c.relation.empty() && c.status != CheckOutcome::Status::passed) {
+    out += fmt::format("  actual:   {}\n  expected: {}{}\n", c.actual, c.relation == "≈" ? "" : c.relation + " ",
+                       c.expected);
+    if (!c.tolerance.empty()) out += fmt::format("  within:   {}\n", c.tolerance);
+  }
+  for (const auto& f : c.feedback) out += "  " + f + "\n";
+  return out;
+}
+
+// XML text: the five special characters escaped, and the characters XML 1.0
+// cannot hold at all (control characters) shown as U+FFFD.
+std::string xml(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if ((u < 0x20 && c != '\n' && c != '\t' && c != '\r') || u == 0x7F) out += "\uFFFD";
+        else out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string graded_json(const std::vector<GradedFile>& files) {
+  double score = 0, max = 0;
+  json list = json::array();
+  for (const auto& f : files) {
+    score += f.score();
+    max += f.max_score();
+    json checks = json::array();
+    for (const auto& c : f.checks) {
+      json j = json::object();
+      j["name"] = c.name;
+      j["check"] = c.source;
+      j["file"] = c.file;
+      j["line"] = c.line;
+      j["status"] = status_text(c.status);
+      j["score"] = number(c.score);
+      j["points"] = number(c.points);
+      j["relation"] = c.relation;
+      j["actual"] = c.actual;
+      j["expected"] = c.expected;
+      j["tolerance"] = c.tolerance;
+      j["message"] = c.message;
+      j["error"] = c.error ? error_json(*c.error) : json(nullptr);
+      j["feedback"] = c.feedback;
+      checks.push_back(std::move(j));
+    }
+    json errors = json::array();
+    for (const auto& e : f.errors) errors.push_back(error_json(e));
+    json jf = json::object();
+    jf["file"] = f.file;
+    jf["score"] = number(f.score());
+    jf["max_score"] = number(f.max_score());
+    jf["checks"] = std::move(checks);
+    jf["errors"] = std::move(errors);
+    jf["notes"] = f.notes;
+    list.push_back(std::move(jf));
+  }
+  json j = json::object();
+  j["score"] = number(score);
+  j["max_score"] = number(max);
+  j["files"] = std::move(list);
+  return dump(j);
+}
+
+std::string graded_gradescope(const std::vector<GradedFile>& files) {
+  double score = 0, max = 0;
+  json tests = json::array();
+  std::string summary;
+  for (const auto& f : files) {
+    score += f.score();
+    max += f.max_score();
+    for (const auto& c : f.checks) {
+      json t = json::object();
+      t["name"] = c.name;
+      t["score"] = number(c.score);
+      t["max_score"] = number(c.points);
+      t["status"] = c.status == CheckOutcome::Status::passed ? "passed" : "failed";
+      t["output"] = outcome_lines(c);
+      t["visibility"] = "visible";
+      tests.push_back(std::move(t));
+    }
+    for (const auto& n : f.notes) summary += n + "\n";
+    for (const auto& e : f.errors) summary += e.rendered;
+  }
+  json j = json::object();
+  j["score"] = number(score);
+  j["max_score"] = number(max);
+  j["output"] = summary.empty() ? fmt::format("{} of {} points", show_points(score), show_points(max))
+                                : fmt::format("{} of {} points\n\n{}", show_points(score), show_points(max), summary);
+  j["visibility"] = "visible";
+  j["tests"] = std::move(tests);
+  return dump(j);
+}
+
+std::string graded_junit(const std::vector<GradedFile>& files, const std::string& title) {
+  int tests = 0, failures = 0, errors = 0;
+  std::string suites;
+  for (const auto& f : files) {
+    int t = 0, fl = 0, er = 0;
+    std::string cases;
+    for (const auto& c : f.checks) {
+      ++t;
+      cases += fmt::format("    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{}\" time=\"0\">\n", xml(c.name),
+                           xml(f.file), xml(c.file), c.line);
+      cases += fmt::format("      <properties>\n        <property name=\"points\" value=\"{}\"/>\n"
+                           "        <property name=\"score\" value=\"{}\"/>\n      </properties>\n",
+                           show_points(c.points), show_points(c.score));
+      if (c.status == CheckOutcome::Status::failed) {
+        ++fl;
+        cases += fmt::format("      <failure message=\"{}\" type=\"E0500\">{}</failure>\n", xml(c.message),
+                             xml(outcome_lines(c)));
+      } else if (c.status == CheckOutcome::Status::errored) {
+        ++er;
+        cases += fmt::format("      <error message=\"{}\" type=\"{}\">{}</error>\n", xml(c.message),
+                             c.error ? xml(c.error->code) : "E0000", xml(outcome_lines(c)));
+      }
+      cases += "    </testcase>\n";
+    }
+    std::string err;
+    for (const auto& e : f.errors) err += e.rendered;
+    std::string notes;
+    for (const auto& n : f.notes) notes += n + "\n";
+    if (!notes.empty()) cases += "    <system-out>" + xml(notes) + "</system-out>\n";
+    if (!err.empty()) cases += "    <system-err>" + xml(err) + "</system-err>\n";
+    suites += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\">\n{}  </testsuite>\n",
+                          xml(f.file), t, fl, er, cases);
+    tests += t;
+    failures += fl;
+    errors += er;
+  }
+  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" "
+                     "errors=\"{}\">\n{}</testsuites>\n",
+                     xml(title), tests, failures, errors, suites);
+}
+
+std::string graded_text(const std::vector<GradedFile>& files) {
+  std::string out;
+  double score = 0, max = 0;
+  for (const auto& f : files) {
+    for (const auto& n : f.notes) out += n + "\n";
+    for (const auto& c : f.checks) out += outcome_lines(c);
+    for (const auto& e : f.errors) out += e.rendered;
+    score += f.score();
+    max += f.max_score();
+  }
+  return out + fmt::format("score: {} of {} points\n", show_points(score), show_points(max));
+}
+
+}  // namespace napkin

@@ -1,0 +1,141 @@
+#include "check_results.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+
+#include "grammar/code_format.hpp"
+#include "grammar/parser.hpp"
+#include "grammar/printer.hpp"
+#include "interpreter/derivation/check_failure.hpp"
+
+namespace napkin {
+
+ErrorInfo error_info(const Diagnostic& d) {
+  ErrorInfo e;
+  e.code = std::string(code_text(d.code));
+  e.message = d.message;
+  for (const auto& l : d.labels)
+    if (l.span.valid() && (l.primary || e.file.empty())) {
+      e.file = l.span.file->name;
+      std::tie(e.line, e.column) = l.span.file->line_col(l.span.begin);
+      if (l.primary) break;
+    }
+  e.rendered = render(d);
+  return e;
+}
+
+double GradedFile::score() const {
+  double s = 0;
+  for (const auto& c : checks) s += c.score;
+  return s;
+}
+
+double GradedFile::max_score() const {
+  double s = 0;
+  for (const auto& c : checks) s += c.points;
+  return s;
+}
+
+std::string show_points(double p) { return fmt::format("{}", std::round(p * 1e9) / 1e9 + 0.0); }
+
+namespace {
+
+CheckOutcome named(const ast::Stmt& st) {
+  CheckOutcome o;
+  o.source = std::string(st.span.text());
+  o.name = st.check_name.empty() ? o.source : st.check_name;
+  o.file = st.span.file->name;
+  o.line = st.span.file->line_col(st.span.begin).first;
+  o.points = st.points;
+  return o;
+}
+
+}  // namespace
+
+CheckOutcome outcome_of(const Interpreter& in, const CheckResult& r) {
+  CheckOutcome o = named(*r.stmt);
+  o.status = r.passed ? CheckOutcome::Status::passed : CheckOutcome::Status::failed;
+  o.score = r.passed ? o.points : 0;
+  const int digits = r.passed ? in.options().digits : digits_to_differ(in, r);
+  o.relation = r.relation;
+  if (!r.relation.empty()) {
+    // Both sides in the unit the checker wrote the expected value in.
+    Value actual = r.actual, expected = r.expected, tolerance = r.tolerance;
+    if (r.written_in) {
+      actual.display = expected.display = r.written_in;
+      if (tolerance.kind == Value::Kind::Quantity && !tolerance.display && tolerance.q.dim == actual.q.dim)
+        tolerance.display = r.written_in;
+    }
+    o.actual = in.show(actual, digits);
+    o.expected = in.show(expected, digits);
+    if (r.relation == "≈") o.tolerance = in.show(tolerance);
+  } else {
+    o.actual = r.passed ? "true" : "false";
+    o.expected = "true";
+  }
+  if (!r.passed) {
+    // A failed ≈ in the checker's units; any other check as the terminal says it.
+    o.message = r.relation == "≈" ? fmt::format("check failed: {} is {}, expected {}", print_expr(*r.stmt->value), o.actual, o.expected)
+                                  : check_failure(in, r).message;
+    if (!r.detail.empty()) o.message += " (" + r.detail + ")";
+  }
+  return o;
+}
+
+std::vector<CheckOutcome> graded_checks(Interpreter& in, Module* m) { return graded_checks(in, m->ast, nullptr); }
+
+std::vector<CheckOutcome> graded_checks(Interpreter& in, const ast::Module& checks, Module* scope) {
+  std::vector<CheckOutcome> out;
+  for (const auto& st : checks.statements) {
+    if (st.kind != ast::StmtKind::Check) continue;
+    try {
+      out.push_back(outcome_of(in, in.run_check(st, scope)));
+    } catch (const Error& e) {
+      CheckOutcome o = named(st);
+      o.error = error_info(e.diagnostic());
+      o.message = e.diagnostic().message;
+      out.push_back(std::move(o));
+    }
+  }
+  return out;
+}
+
+GradedFile unrunnable(const std::string& file, const std::string& text, const Diagnostic& d) {
+  GradedFile g;
+  g.file = file;
+  const ErrorInfo why = error_info(d);
+  // The file's own checks, if it parses by itself (what failed was an
+  // import): each is worth what it says, and none is earned.
+  std::vector<CheckOutcome> checks;
+  try {
+    SourceFile f;
+    f.name = file;
+    f.text = text;
+    const ast::Module ast = parse_module(f);
+    for (const auto& st : ast.statements)
+      if (st.kind == ast::StmtKind::Check) {
+        CheckOutcome o = named(st);
+        o.error = why;
+        o.message = d.message;
+        checks.push_back(std::move(o));
+      }
+  } catch (const Error&) {
+    checks.clear();
+  }
+  if (checks.empty()) {
+    CheckOutcome o;
+    o.name = file;
+    o.file = why.file.empty() ? file : why.file;
+    o.line = why.line;
+    o.points = 0;
+    o.error = why;
+    o.message = d.message;
+    checks.push_back(std::move(o));
+  }
+  g.checks = std::move(checks);
+  return g;
+}
+
+}  // namespace napkin
