@@ -142,7 +142,14 @@ SampleVector draw(Distribution dist, double a, double b, std::size_t n, std::uin
   if (n == 0) return v;
   const double dn = static_cast<double>(n);
   if (dist == Distribution::Uniform) {
-    for (std::size_t i = 0; i < n; ++i) v[i] = a + (b - a) * ((static_cast<double>(i) + 0.5) / dn);
+    if (std::isfinite(b - a)) {
+      for (std::size_t i = 0; i < n; ++i) v[i] = a + (b - a) * ((static_cast<double>(i) + 0.5) / dn);
+    } else {  // ends wider apart than the largest double (`uniform(-1e308, 1e308)`): mixed, not subtracted
+      for (std::size_t i = 0; i < n; ++i) {
+        const double u = (static_cast<double>(i) + 0.5) / dn;
+        v[i] = a * (1 - u) + b * u;
+      }
+    }
   } else {
     // The normal's quantiles are symmetric: z(1 − p) = −z(p), so half are
     // computed and the other half mirrored.
@@ -221,6 +228,19 @@ const RangeSummary& Samples::summary() const {
     double ss = 0;
     for (double x : v) ss += (x - s->mean) * (x - s->mean);
     s->sd = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0;
+    if (!std::isfinite(s->mean) || !std::isfinite(s->sd)) {
+      // The sum or the squares overflowed (a sample past about 1.3e154
+      // squares past the largest double): the same sums over the samples
+      // scaled by a power of two, which rounds nothing, then scaled back.
+      const int k = std::ilogb(std::max(std::fabs(lo), std::fabs(hi)));
+      double scaled_sum = 0;
+      for (double x : v) scaled_sum += std::ldexp(x, -k);
+      const double m = scaled_sum / static_cast<double>(n);
+      double scaled_ss = 0;
+      for (double x : v) scaled_ss += (std::ldexp(x, -k) - m) * (std::ldexp(x, -k) - m);
+      s->mean = std::ldexp(m, k);
+      s->sd = n > 1 ? std::ldexp(std::sqrt(scaled_ss / static_cast<double>(n - 1)), k) : 0;
+    }
     const double qs[] = {0.05, 0.5, 0.95};
     double* outs[] = {&s->p5, &s->p50, &s->p95};
     if (!sorted_.empty()) {
