@@ -199,8 +199,7 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env, bool callee) {
   for (Env* s = env; s; s = s->parent) {
     if (s->self) {
       if (const std::size_t i = slot_of(e, s->self); i != kNoSlot) {
-        const Slot& slot = s->self->slots()[i];
-        if (field_in_scope(slot, i, s->sees, callee)) [[likely]] {
+        if (field_in_scope(*s->self->table, i, s->sees, callee)) [[likely]] {
           Value v = field(s->self, i, e.span);
           record_trace(e, v, s->self, i, nullptr);
           return v;

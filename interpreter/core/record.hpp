@@ -58,13 +58,6 @@ struct Slot {
   bool callable() const { return type_decl && type_decl->type.kind == ast::TypeKind::Fn; }
 };
 
-// May a formula whose block saw the first `sees` slots name slot `i` (in
-// call position, `callee`, only a field declared `: fn`)? The tree walker
-// and the sweep compiler resolve names by this one rule.
-inline bool field_in_scope(const Slot& slot, std::size_t i, std::size_t sees, bool callee) {
-  return i < sees && (!callee || slot.callable());
-}
-
 struct FieldState {
   enum class Status : std::uint8_t { Unevaluated, InProgress, Done, Failed };
   Status status = Status::Unevaluated;
@@ -141,6 +134,13 @@ struct SlotTable {
   }
   mutable std::unique_ptr<std::unordered_map<std::string, std::size_t>> flat_index_;
 };
+
+// May a formula whose block saw the first `sees` slots name slot `i` of
+// `t` (in call position, `callee`, only a field declared `: fn`)? The tree
+// walker and the sweep compiler resolve names by this one rule.
+inline bool field_in_scope(const SlotTable& t, std::size_t i, std::size_t sees, bool callee) {
+  return i < sees && (!callee || t.at(i).callable());
+}
 
 // A table's slots in order, as if they were one vector.
 class SlotView {

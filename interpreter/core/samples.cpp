@@ -81,11 +81,17 @@ std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 0xcbf29ce484222325ULL)
   return h;
 }
 
+// a + f·(b − a), also for a and b further apart than the largest double.
+double between(double a, double b, double f) {
+  const double d = b - a;
+  return std::isfinite(d) ? a + f * d : a * (1 - f) + b * f;
+}
+
 // The value at position h of sorted samples, interpolated.
 double at_position(const std::vector<double>& sorted, double h) {
   const std::size_t i = static_cast<std::size_t>(std::floor(h));
   if (i + 1 >= sorted.size()) return sorted.back();
-  return sorted[i] + (h - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
+  return between(sorted[i], sorted[i + 1], h - static_cast<double>(i));
 }
 
 }  // namespace
@@ -180,8 +186,13 @@ namespace {
 std::vector<double> order_statistics(const SampleVector& v, double lo, double hi,
                                      const std::vector<std::size_t>& ranks) {
   constexpr std::size_t kBins = 4096;
-  const double scale = hi > lo ? static_cast<double>(kBins) / (hi - lo) : 0;
-  auto bin = [&](double x) { return std::min(kBins - 1, static_cast<std::size_t>((x - lo) * scale)); };
+  // Halves where the span passes the largest double (uniform(-1e308, 1e308)):
+  // any monotone binning finds the same order statistics.
+  const bool wide = !std::isfinite(hi - lo);
+  const double scale = hi > lo ? static_cast<double>(kBins) / (wide ? hi / 2 - lo / 2 : hi - lo) : 0;
+  auto bin = [&](double x) {
+    return std::min(kBins - 1, static_cast<std::size_t>((wide ? x / 2 - lo / 2 : x - lo) * scale));
+  };
   std::vector<std::size_t> count(kBins, 0);
   for (double x : v) ++count[bin(x)];
   // Which bin holds each rank, and its rank within the bin.
@@ -267,7 +278,7 @@ const RangeSummary& Samples::summary() const {
         const double h = qs[i] * static_cast<double>(n - 1);
         const double frac = h - std::floor(h);
         const double a = at_rank(ranks[2 * i]), b = at_rank(ranks[2 * i + 1]);
-        *outs[i] = a + frac * (b - a);
+        *outs[i] = between(a, b, frac);
       }
     }
   }

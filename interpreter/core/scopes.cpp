@@ -165,13 +165,11 @@ Record* Interpreter::derive(Record* base, const std::vector<ast::FieldDecl>& fie
   }
   if (env && !fields.empty()) env->captured = true;
   // The block's formulas see the fields of the record it makes: the base's
-  // and the block's own, not those a later `extends` adds (Slot::sees).
+  // and the block's own, not those a later `extends` adds (Slot::sees). A
+  // block names each field once (the parser refuses a second).
   std::size_t sees = base ? base->slots().size() : 0;
-  if (!fields.empty()) {
-    std::unordered_set<std::string_view> added;
-    for (const auto& f : fields)
-      if (!(base && base->find(f.name)) && added.insert(f.name).second) ++sees;
-  }
+  for (const auto& f : fields)
+    if (!base || !base->find(f.name)) ++sees;
   for (const auto& f : fields) r->add_or_override(f, env, base, sees);
   r->settle_layers();
   fields_held_ += r->slots().size();

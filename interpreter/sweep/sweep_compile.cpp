@@ -244,7 +244,7 @@ class Compiler {
     const std::string& n = e.text;
     if (s.self)
       if (const std::size_t i = s.self->table->find(n);
-          i != SlotTable::npos && field_in_scope(s.self->table->at(i), i, s.sees, callee))
+          i != SlotTable::npos && field_in_scope(*s.self->table, i, s.sees, callee))
         return field(i);
     if (s.locals)
       for (const auto& [local, v] : *s.locals)
@@ -253,7 +253,7 @@ class Compiler {
       if (env->self) {
         if (env->self == point_) throw NotCompilable{};
         if (const std::size_t i = env->self->table->find(n);
-            i != SlotTable::npos && field_in_scope(env->self->table->at(i), i, env->sees, callee)) {
+            i != SlotTable::npos && field_in_scope(*env->self->table, i, env->sees, callee)) {
           Record* r = env->self;
           return constant(walk([&] { return in_.field(r, i, e.span); }));
         }

@@ -180,6 +180,8 @@ TEST_CASE("uniform() with ends further apart than the largest double is still a 
   CHECK(rel(s.si("p95(uniform(-1e308, 1e308))"), 9e307) < 1e-3);
   CHECK(std::fabs(s.si("median(uniform(-1e308, 1e308))")) < 1e304);
   CHECK(s.show("uniform(-1e308, 1e308)").find("NaN") == std::string::npos);
+  // The sd of a uniform is its width / √12: 2e308 / √12 = 1e308 / √3 = 5.774e307.
+  CHECK(rel(s.si("sd(uniform(-1e308, 1e308))"), 1e308 / std::sqrt(3.0)) < 1e-3);
 }
 
 TEST_CASE("mean and sd of large samples do not overflow", "[ranges][overflow]") {
