@@ -222,14 +222,14 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env, bool callee) {
   }
   if (const Function* f = builtin(name)) return Value::function(f);
   if (name == "super") return super_of(e, env);
-  if (hidden.rec) hidden_field(e, env, hidden);
+  if (hidden.rec) hidden_field(e, hidden);
   unknown_name(e, env);
 }
 
 // A name that only a field passed over could have meant: a field called
 // that is not declared `: fn`, or one that the formula's block does not
 // know (a later `extends` added it).
-void Interpreter::hidden_field(const ast::Expr& e, Env* env, const Hidden& h) {
+void Interpreter::hidden_field(const ast::Expr& e, const Hidden& h) {
   const Slot& slot = h.rec->slots()[h.slot];
   const std::string rec = h.rec->name.empty() ? "this record" : h.rec->name;
   Diagnostic d;
@@ -239,9 +239,7 @@ void Interpreter::hidden_field(const ast::Expr& e, Env* env, const Hidden& h) {
                             e.text, rec);
     d.labels.push_back({e.span, "a name in call position finds only functions", true});
     if (slot.decl) d.labels.push_back({slot.decl->name_span, "the field, declared without `: fn`", false});
-    d.help = fmt::format("to call the value of the field, declare it `{}: fn = …`; to call a function of that name, "
-                         "rename the field",
-                         e.text);
+    d.help = fmt::format("a field that holds a function is declared so: `{}: fn = …`", e.text);
     throw Error(std::move(d));
   }
   // The formula being evaluated is the field on top of the stack.
@@ -252,7 +250,6 @@ void Interpreter::hidden_field(const ast::Expr& e, Env* env, const Hidden& h) {
       if (s.decl) formula = fmt::format("the formula of `{}` ({})", s.name, s.decl->name_span.where_line());
       break;
     }
-  (void)env;
   d.code = codes::unknown_name;
   d.message = fmt::format("unknown name `{}`: {} was written in a block that has no field `{}`", e.text, formula, e.text);
   d.labels.push_back({e.span, "not defined where this formula was written", true});

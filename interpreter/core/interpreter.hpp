@@ -308,7 +308,7 @@ class Interpreter {
     std::size_t slot = 0;
     bool visible = false;  // the formula sees the field (it was passed over as a callee)
   };
-  [[noreturn]] void hidden_field(const ast::Expr& e, Env* env, const Hidden& h);
+  [[noreturn]] void hidden_field(const ast::Expr& e, const Hidden& h);
   Value eval_member(const ast::Expr& e, Env* env);
   Value eval_call(const ast::Expr& e, Env* env);
   Value eval_binary(const ast::Expr& e, Env* env);
