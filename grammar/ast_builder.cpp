@@ -10,6 +10,7 @@
 #include "depth_check.hpp"
 #include "diagnostic.hpp"
 #include "parser.hpp"
+#include "whole_number.hpp"
 
 namespace napkin {
 namespace {
@@ -120,6 +121,7 @@ double AstBuilder::number(Piece p) const {
   if (ec != std::errc() || !std::isfinite(v))
     fail(codes::bad_number, span(p), fmt::format("the number {} is out of range", written),
          "write it with a unit prefix instead, e.g. `1.5 EB` rather than a 400-digit number");
+  check_whole_number(std::string_view(first, n), v, span(p));
   return v;
 }
 

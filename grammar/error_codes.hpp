@@ -38,6 +38,8 @@ enum class Code : std::uint8_t {
   exponent_range,  // a unit's power beyond ±100
   range_mismatch,  // `a to b` with ends of unlike dimension
   range_compare,   // a range compared, or checked with ≈, as if it were one number
+  range_unit,      // `unit NAME = EXPR` where EXPR is a range
+  range_branches,  // an `if` on a range whose two branches cannot be mixed sample by sample
 
   unknown_name,
   unknown_field,
@@ -48,10 +50,12 @@ enum class Code : std::uint8_t {
   bad_arguments,
   not_callable,
   likely_typo,  // a new field in `extends` named like an input left at its default
+  uncallable_field,  // a field called by name that is not declared `: fn`
 
   division_by_zero,
   not_finite,
   bad_range,  // a range's ends out of order, a negative spread, a range inside a range
+  inexact_whole_number,  // a whole number written in digits that a double cannot hold exactly
 
   check_failed,
   check_not_bool,
@@ -105,6 +109,8 @@ inline constexpr CodeInfo code_table[] = {
     {Code::exponent_range, "E0209", "exponent_range"},
     {Code::range_mismatch, "E0210", "range_mismatch"},
     {Code::range_compare, "E0211", "range_compare"},
+    {Code::range_unit, "E0212", "range_unit"},
+    {Code::range_branches, "E0213", "range_branches"},
 
     {Code::unknown_name, "E0300", "unknown_name"},
     {Code::unknown_field, "E0301", "unknown_field"},
@@ -115,10 +121,12 @@ inline constexpr CodeInfo code_table[] = {
     {Code::bad_arguments, "E0306", "bad_arguments"},
     {Code::not_callable, "E0307", "not_callable"},
     {Code::likely_typo, "E0308", "likely_typo"},
+    {Code::uncallable_field, "E0309", "uncallable_field"},
 
     {Code::division_by_zero, "E0400", "division_by_zero"},
     {Code::not_finite, "E0401", "not_finite"},
     {Code::bad_range, "E0402", "bad_range"},
+    {Code::inexact_whole_number, "E0403", "inexact_whole_number"},
 
     {Code::check_failed, "E0500", "check_failed"},
     {Code::check_not_bool, "E0501", "check_not_bool"},

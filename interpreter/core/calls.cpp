@@ -20,7 +20,8 @@ constexpr std::size_t kMaxCallDepth = 512;
 }  // namespace
 
 Value Interpreter::eval_call(const ast::Expr& e, Env* env) {
-  Value callee = eval(*e.items[0], env);
+  const ast::Expr& head = *e.items[0];
+  Value callee = head.kind == ast::ExprKind::Name ? eval_name(head, env, true) : eval(head, env);
   if (callee.kind != Value::Kind::Function)
     fail(codes::not_callable, e.items[0]->span,
          fmt::format("only functions can be called, but this is {} ({})", describe_kind(callee), show(callee)));

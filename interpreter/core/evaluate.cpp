@@ -79,12 +79,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
       if (v.kind != Value::Kind::Bool) type_error(v, e.items[0].get(), "true or false after 'not'");
       return Value::boolean(!v.b);
     }
-    case K::If: {
-      Value c = eval(*e.items[0], env);
-      if (c.kind != Value::Kind::Bool) type_error(c, e.items[0].get(), "a condition (true or false)");
-      record_trace(e, c, nullptr, 0, nullptr);  // which branch, for the derivation
-      return eval(*e.items[c.b ? 1 : 2], env);
-    }
+    case K::If: return eval_if(e, env);
     case K::Convert: {
       Value v = eval(*e.items[0], env);
       const Quantity& q = expect_quantity(v, e.items[0].get(), "a number to convert");
@@ -167,19 +162,49 @@ Binding* Interpreter::binding_of(const ast::Expr& e, Module* m) {
   NodeCache& c = cache_of(e);
   if (c.module != m) {
     c.module = m;
-    c.binding = find_binding(m, e.text);
+    c.binding = lookup_binding(m, e);
   }
   return c.binding;
 }
 
-Value Interpreter::eval_name(const ast::Expr& e, Env* env) {
+namespace {
+bool within(const Span& inner, const ast::Expr* outer) {
+  return outer && inner.file == outer->span.file && inner.begin >= outer->span.begin && inner.end <= outer->span.end;
+}
+}  // namespace
+
+// A top-level value is not recursive: in a `let`'s own formula, and in the
+// base a record `extends`, its own name is the name it hides, one the file
+// imports (`let full_recompute = f(recompute = full_recompute)` passes the
+// library's record). With nothing of that name imported, the name is the
+// value itself, and using it is a cycle.
+Binding* Interpreter::lookup_binding(Module* m, const ast::Expr& e) {
+  Binding* b = find_binding(m, e.text);
+  if (!b || b->module != m) return b;
+  const ast::Stmt& st = *b->stmt;
+  const bool own_formula = (st.kind == ast::StmtKind::Let && within(e.span, st.value.get())) ||
+                           (st.kind == ast::StmtKind::Record && within(e.span, st.base.get()));
+  if (!own_formula) return b;
+  for (Module* dep : m->imports)
+    if (Binding* hidden = find_binding(dep, e.text)) return hidden;
+  return b;
+}
+
+// A bare name is a field of the record being evaluated (one its formula's
+// block knew: Slot::sees), a local, a top-level name of the formula's file,
+// or a builtin; in call position a field counts only if declared `: fn`.
+Value Interpreter::eval_name(const ast::Expr& e, Env* env, bool callee) {
   const std::string& name = e.text;
+  Hidden hidden;  // a field passed over, for the error if nothing else is found
   for (Env* s = env; s; s = s->parent) {
     if (s->self) {
       if (const std::size_t i = slot_of(e, s->self); i != kNoSlot) {
-        Value v = field(s->self, i, e.span);
-        record_trace(e, v, s->self, i, nullptr);
-        return v;
+        if (field_in_scope(*s->self->table, i, s->sees, callee)) [[likely]] {
+          Value v = field(s->self, i, e.span);
+          record_trace(e, v, s->self, i, nullptr);
+          return v;
+        }
+        if (!hidden.rec) hidden = {s->self, i, i < s->sees};
       }
     }
     for (const auto& [n, v] : s->locals)
@@ -197,7 +222,42 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env) {
   }
   if (const Function* f = builtin(name)) return Value::function(f);
   if (name == "super") return super_of(e, env);
+  if (hidden.rec) hidden_field(e, hidden);
   unknown_name(e, env);
+}
+
+// A name that only a field passed over could have meant: a field called
+// that is not declared `: fn`, or one that the formula's block does not
+// know (a later `extends` added it).
+void Interpreter::hidden_field(const ast::Expr& e, const Hidden& h) {
+  const Slot& slot = h.rec->slots()[h.slot];
+  const std::string rec = h.rec->name.empty() ? "this record" : h.rec->name;
+  Diagnostic d;
+  if (h.visible) {  // called: only a field declared `: fn` is found there
+    d.code = codes::uncallable_field;
+    d.message = fmt::format("`{}` is called here, but it names a field of {} that is not declared as a function",
+                            e.text, rec);
+    d.labels.push_back({e.span, "a name in call position finds only functions", true});
+    if (slot.decl) d.labels.push_back({slot.decl->name_span, "the field, declared without `: fn`", false});
+    d.help = fmt::format("a field that holds a function is declared so: `{}: fn = …`", e.text);
+    throw Error(std::move(d));
+  }
+  // The formula being evaluated is the field on top of the stack.
+  std::string formula = "this formula";
+  for (auto f = stack_.rbegin(); f != stack_.rend(); ++f)
+    if (!f->binding) {
+      const Slot& s = f->rec->slots()[f->slot];
+      if (s.decl) formula = fmt::format("the formula of `{}` ({})", s.name, s.decl->name_span.where_line());
+      break;
+    }
+  d.code = codes::unknown_name;
+  d.message = fmt::format("unknown name `{}`: {} was written in a block that has no field `{}`", e.text, formula, e.text);
+  d.labels.push_back({e.span, "not defined where this formula was written", true});
+  if (slot.decl) d.labels.push_back({slot.decl->name_span, "added by a block that extends it: the formula does not see it", false});
+  d.help = fmt::format("a formula sees the fields of its own block and its base's; for a record that extends it to "
+                       "set `{}`, declare it in that block (`{}: TYPE`)",
+                       e.text, e.text);
+  throw Error(std::move(d));
 }
 
 // `super` in a field's formula is the record that the field's block

@@ -150,6 +150,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   TraceScope scope(*this, opts_.trace && tracing_ ? &st.trace : nullptr);
   try {
     Env* env = new_env(slot.env, r, nullptr);
+    env->sees = slot.sees;
     struct Release {
       Interpreter* in;
       Env* env;

@@ -50,6 +50,8 @@ struct Env {
   // A record's slot refers to this scope (`with` inside a formula), so it
   // outlives the evaluation that made it; any other scope is reused.
   bool captured = false;
+  // In a field's scope: the fields of `self` its formula may name (Slot::sees).
+  std::size_t sees = static_cast<std::size_t>(-1);
 };
 
 // A top-level name: a let, a record, a function.
@@ -158,6 +160,9 @@ class Interpreter {
   Value top_value(Binding* b, Span use);
   Value field(Record* r, std::size_t i, Span use);
   Binding* find_binding(Module* m, const std::string& name);
+  // The binding the name node `e` finds in module `m`: as find_binding, but
+  // in a `let`'s own formula its own name is the imported name it hides.
+  Binding* lookup_binding(Module* m, const ast::Expr& e);
   // `scope`: the module whose names the check sees, when not its own file's
   // (`napkin grade` runs a reference's checks against a submission).
   CheckResult run_check(const ast::Stmt& check, Module* scope = nullptr);
@@ -308,10 +313,18 @@ class Interpreter {
   void check_new_fields(Record* base, const std::vector<ast::FieldDecl>& fields);
 
   Value eval(const ast::Expr& e, Env* env);
-  Value eval_name(const ast::Expr& e, Env* env);
+  // `callee`: the name is called (`floor(x)`), and finds only functions.
+  Value eval_name(const ast::Expr& e, Env* env, bool callee = false);
+  struct Hidden {
+    Record* rec = nullptr;
+    std::size_t slot = 0;
+    bool visible = false;  // the formula sees the field (it was passed over as a callee)
+  };
+  [[noreturn]] void hidden_field(const ast::Expr& e, const Hidden& h);
   Value eval_member(const ast::Expr& e, Env* env);
   Value eval_call(const ast::Expr& e, Env* env);
   Value eval_binary(const ast::Expr& e, Env* env);
+  Value binary_values(const ast::Expr& e, Value l, Value r);  // the operator on its operands' values
   Value scalar_binary(const ast::Expr& e, const Value& l, const Value& r);
   Value eval_measure(const ast::Expr& e, Env* env);
   Value eval_range(const ast::Expr& e, Env* env);  // `a to b` (ranges.cpp)
@@ -319,6 +332,16 @@ class Interpreter {
   // `or`, `not` of comparisons) of ranges holds.
   Value eval_probability(const ast::Expr& call, Env* env);
   void holds(const ast::Expr& e, Env* env, std::vector<char>& mask);
+  void compare_samples(const ast::Expr& e, const Value& l, const Value& r, std::vector<char>& mask);
+  // A condition's answer at the point values, and per sample when it
+  // compares a range (range_conditions.cpp).
+  struct Condition {
+    bool point = false;
+    std::vector<char> mask;  // empty: no range compared, `point` is the answer
+  };
+  Condition condition(const ast::Expr& e, Env* env);
+  Value eval_if(const ast::Expr& e, Env* env);
+  Value mixed_branches(const ast::Expr& e, Env* env, const Condition& c, std::size_t yes);
   // Each range's samples, by the node that draws them: evaluating the node
   // again (the same field in a record made by `with`) gives the same set.
   struct RangeDraw {

@@ -261,6 +261,18 @@ void Interpreter::declare_units(Module* m) {
     check_units(*st.value);
     Value v = eval(*st.value, m->env);
     const Quantity& q = expect_quantity(v, st.value.get(), "a unit's definition");
+    if (v.samples) {
+      // A unit is one number: `3 foo` would keep its point value and drop
+      // the interval without a word.
+      Diagnostic d;
+      d.code = codes::range_unit;
+      d.message = fmt::format("a unit is one number, but `{}` is defined as a range ({})", st.name, show(v));
+      d.labels.push_back({st.value->span, "this is a range", true});
+      d.help = fmt::format("define the unit by one value, `unit {0} = {1}`, and put the uncertainty where the unit "
+                           "is used: `3 {0} * (80% to 120%)`",
+                           st.name, show(Value::quantity(q.v, q.dim)));
+      throw Error(std::move(d));
+    }
     if (q.v <= 0) fail(codes::type_mismatch, st.value->span, "a unit must be a positive quantity");
     units_.declare_derived(st.name, UnitDef{q.v, q.dim});
   }

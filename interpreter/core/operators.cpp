@@ -8,6 +8,7 @@
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
 #include "builtins.hpp"
+#include "compare.hpp"
 #include "interpreter.hpp"
 #include "range_ops.hpp"
 #include "interpreter/io/read_source.hpp"
@@ -17,15 +18,6 @@
 
 namespace napkin {
 
-// Two magnitudes in SI units are equal when they differ by at most four
-// units in the last place of the larger (|a − b| ≤ 4·2⁻⁵²·max(|a|, |b|)):
-// `7.362 ms == 7362 us` holds although the two conversions round apart.
-// Tolerances are what `≈ … within` is for.
-namespace {
-bool same_magnitude(double x, double y) {
-  return x == y || std::fabs(x - y) <= 4 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(x), std::fabs(y));
-}
-}  // namespace
 
 // A dimension holds each unit's power in 8 bits: a result beyond
 // ±Dim::kMaxExponent is an error here rather than a power that wraps.
@@ -68,6 +60,13 @@ Value Interpreter::eval_binary(const ast::Expr& e, Env* env) {
   if (e.op == B::To) return eval_range(e, env);
   Value l = eval(le, env);
   Value r = eval(re, env);
+  return binary_values(e, std::move(l), std::move(r));
+}
+
+Value Interpreter::binary_values(const ast::Expr& e, Value l, Value r) {
+  using B = ast::BinOp;
+  const ast::Expr& le = *e.items[0];
+  const ast::Expr& re = *e.items[1];
   if (e.op == B::Eq || e.op == B::Ne) {
     if (l.kind != Value::Kind::Quantity || r.kind != Value::Kind::Quantity) {
       bool same;

@@ -47,9 +47,19 @@ Value Interpreter::draw_range(const ast::Expr& site, Distribution d, double a, d
     const SourceFile* f = site.span.file;
     const std::uint64_t seed =
         f ? range_seed(f->name, f->text, site.span.begin, site.span.text()) : range_seed("", "", 0, "");
+    SampleVector v = draw(d, a, b, n, seed);
+    // A distribution whose tail passes the largest double (`normal(1e308,
+    // 1e308)`, `1 to 1e308`) is refused where it is written, as any
+    // overflowing sample is, before a summary reads infinities.
+    for (double x : v)
+      if (!std::isfinite(x))
+        fail(codes::not_finite, site.span,
+             "some of this range's samples overflow to infinity: its tail goes past the largest number napkin "
+             "holds (about 1.8e308)",
+             "a range's samples go beyond its 90% interval; narrow it, or write it in a larger unit");
     auto s = std::make_shared<Samples>();
     s->count(n, site.span);
-    s->v = draw(d, a, b, n, seed);
+    s->v = std::move(v);
     c = {d, a, b, std::move(s)};
   }
   nominal.samples = c.samples;
@@ -122,84 +132,6 @@ Value Interpreter::eval_range(const ast::Expr& e, Env* env) {
   }
   nominal.display = display;
   return draw_range(e, dist, p1, p2, std::move(nominal));
-}
-
-namespace {
-
-bool holds_one(ast::BinOp op, double a, double b) {
-  using B = ast::BinOp;
-  // As the scalar comparisons: equal within four units in the last place.
-  const bool same = a == b || std::fabs(a - b) <= 4 * 2.220446049250313e-16 * std::max(std::fabs(a), std::fabs(b));
-  switch (op) {
-    case B::Eq: return same;
-    case B::Ne: return !same;
-    case B::Lt: return a < b && !same;
-    case B::Le: return a <= b || same;
-    case B::Gt: return a > b && !same;
-    case B::Ge: return a >= b || same;
-    default: return false;
-  }
-}
-
-bool is_comparison(const ast::Expr& e) {
-  using B = ast::BinOp;
-  return e.kind == ast::ExprKind::Binary &&
-         (e.op == B::Eq || e.op == B::Ne || e.op == B::Lt || e.op == B::Le || e.op == B::Gt || e.op == B::Ge);
-}
-
-}  // namespace
-
-// Sample by sample, whether the condition `e` holds.
-void Interpreter::holds(const ast::Expr& e, Env* env, std::vector<char>& mask) {
-  using B = ast::BinOp;
-  const std::size_t n = mask.size();
-  if (e.kind == ast::ExprKind::Not) {
-    holds(*e.items[0], env, mask);
-    for (auto& m : mask) m = !m;
-    return;
-  }
-  if (e.kind == ast::ExprKind::Binary && (e.op == B::And || e.op == B::Or)) {
-    std::vector<char> right(n);
-    holds(*e.items[0], env, mask);
-    holds(*e.items[1], env, right);
-    for (std::size_t i = 0; i < n; ++i) mask[i] = e.op == B::And ? (mask[i] && right[i]) : (mask[i] || right[i]);
-    return;
-  }
-  if (!is_comparison(e)) {
-    Value v = eval(e, env);
-    if (v.kind != Value::Kind::Bool) type_error(v, &e, "a comparison, such as `memory <= 80 GB`");
-    std::fill(mask.begin(), mask.end(), v.b);
-    return;
-  }
-  const ast::Expr& le = *e.items[0];
-  const ast::Expr& re = *e.items[1];
-  Value l = eval(le, env);
-  Value r = eval(re, env);
-  expect_quantity(l, &le, "a number to compare");
-  expect_quantity(r, &re, "a number to compare");
-  if (l.q.dim != r.q.dim)
-    dimension_mismatch(codes::compare_mismatch,
-                       fmt::format("cannot compare {} with {}", dim_name(l.q.dim), dim_name(r.q.dim)),
-                       "both sides of a comparison must have the same dimension", le, l, re, r);
-  const double* a = l.samples ? l.samples->v.data() : nullptr;
-  const double* b = r.samples ? r.samples->v.data() : nullptr;
-  if ((a && l.samples->v.size() != n) || (b && r.samples->v.size() != n))
-    fail(codes::internal, e.span, "a range with another number of samples");
-  for (std::size_t i = 0; i < n; ++i) mask[i] = holds_one(e.op, a ? a[i] : l.q.v, b ? b[i] : r.q.v);
-}
-
-Value Interpreter::eval_probability(const ast::Expr& call, Env* env) {
-  if (call.items.size() != 2 || !call.arg_names[0].empty())
-    fail(codes::bad_arguments, call.span, "prob() takes one condition, such as `prob(memory <= 80 GB)`");
-  std::vector<char> mask(opts_.samples);
-  holds(*call.items[1], env, mask);
-  std::size_t yes = 0;
-  for (char m : mask) yes += m != 0;
-  static const DisplayUnit* const percent = intern_display("%", 0.01);
-  Value out = Value::quantity(static_cast<double>(yes) / static_cast<double>(mask.size()));
-  out.display = percent;
-  record_trace(call, out, nullptr, 0, nullptr);
-  return out;
 }
 
 namespace {

@@ -49,6 +49,13 @@ struct Slot {
   const ast::FieldDecl* type_decl = nullptr;  // where its type was declared, if any
   Env* env = nullptr;                         // the scope the declaration was written in
   Record* super = nullptr;                    // the record its block extends or `with`s: `super` in its formula
+  // The fields its formula may name: the first `sees` slots, those of the
+  // record its block made (its own block's and its base's). A field that a
+  // later `extends` adds is not one of them, so it cannot take the place of
+  // a name the formula's author meant for something else.
+  std::size_t sees = static_cast<std::size_t>(-1);
+  // Declared `NAME: fn`: a name in call position finds only such fields.
+  bool callable() const { return type_decl && type_decl->type.kind == ast::TypeKind::Fn; }
 };
 
 struct FieldState {
@@ -128,6 +135,13 @@ struct SlotTable {
   mutable std::unique_ptr<std::unordered_map<std::string, std::size_t>> flat_index_;
 };
 
+// May a formula whose block saw the first `sees` slots name slot `i` of
+// `t` (in call position, `callee`, only a field declared `: fn`)? The tree
+// walker and the sweep compiler resolve names by this one rule.
+inline bool field_in_scope(const SlotTable& t, std::size_t i, std::size_t sees, bool callee) {
+  return i < sees && (!callee || t.at(i).callable());
+}
+
 // A table's slots in order, as if they were one vector.
 class SlotView {
  public:
@@ -187,7 +201,8 @@ struct Record {
   // Copy-on-write: the first change gives this record its own layer over the
   // table it shared, and later changes edit that layer in place (a block of
   // n fields costs n, not n²).
-  std::size_t add_or_override(const ast::FieldDecl& f, Env* env, Record* super = nullptr) {
+  std::size_t add_or_override(const ast::FieldDecl& f, Env* env, Record* super = nullptr,
+                              std::size_t sees = static_cast<std::size_t>(-1)) {
     std::shared_ptr<SlotTable> t;
     if (table.use_count() == 1) {
       t = std::const_pointer_cast<SlotTable>(table);  // never made const: see `table` above
@@ -203,12 +218,13 @@ struct Record {
     if (i == SlotTable::npos) {
       i = t->size();
       t->names.emplace(f.name, i);
-      t->own.push_back(Slot{f.name, &f, f.type.kind != ast::TypeKind::None ? &f : nullptr, env, super});
+      t->own.push_back(Slot{f.name, &f, f.type.kind != ast::TypeKind::None ? &f : nullptr, env, super, sees});
     } else {
       Slot s = t->at(i);
       s.decl = &f;
       s.env = env;
       s.super = super;
+      s.sees = sees;
       if (f.type.kind != ast::TypeKind::None) s.type_decl = &f;
       if (i >= t->first) {
         t->own[i - t->first] = std::move(s);

@@ -81,11 +81,17 @@ std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 0xcbf29ce484222325ULL)
   return h;
 }
 
+// a + f·(b − a), also for a and b further apart than the largest double.
+double between(double a, double b, double f) {
+  const double d = b - a;
+  return std::isfinite(d) ? a + f * d : a * (1 - f) + b * f;
+}
+
 // The value at position h of sorted samples, interpolated.
 double at_position(const std::vector<double>& sorted, double h) {
   const std::size_t i = static_cast<std::size_t>(std::floor(h));
   if (i + 1 >= sorted.size()) return sorted.back();
-  return sorted[i] + (h - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
+  return between(sorted[i], sorted[i + 1], h - static_cast<double>(i));
 }
 
 }  // namespace
@@ -142,7 +148,14 @@ SampleVector draw(Distribution dist, double a, double b, std::size_t n, std::uin
   if (n == 0) return v;
   const double dn = static_cast<double>(n);
   if (dist == Distribution::Uniform) {
-    for (std::size_t i = 0; i < n; ++i) v[i] = a + (b - a) * ((static_cast<double>(i) + 0.5) / dn);
+    if (std::isfinite(b - a)) {
+      for (std::size_t i = 0; i < n; ++i) v[i] = a + (b - a) * ((static_cast<double>(i) + 0.5) / dn);
+    } else {  // ends wider apart than the largest double (`uniform(-1e308, 1e308)`): mixed, not subtracted
+      for (std::size_t i = 0; i < n; ++i) {
+        const double u = (static_cast<double>(i) + 0.5) / dn;
+        v[i] = a * (1 - u) + b * u;
+      }
+    }
   } else {
     // The normal's quantiles are symmetric: z(1 − p) = −z(p), so half are
     // computed and the other half mirrored.
@@ -173,8 +186,13 @@ namespace {
 std::vector<double> order_statistics(const SampleVector& v, double lo, double hi,
                                      const std::vector<std::size_t>& ranks) {
   constexpr std::size_t kBins = 4096;
-  const double scale = hi > lo ? static_cast<double>(kBins) / (hi - lo) : 0;
-  auto bin = [&](double x) { return std::min(kBins - 1, static_cast<std::size_t>((x - lo) * scale)); };
+  // Halves where the span passes the largest double (uniform(-1e308, 1e308)):
+  // any monotone binning finds the same order statistics.
+  const bool wide = !std::isfinite(hi - lo);
+  const double scale = hi > lo ? static_cast<double>(kBins) / (wide ? hi / 2 - lo / 2 : hi - lo) : 0;
+  auto bin = [&](double x) {
+    return std::min(kBins - 1, static_cast<std::size_t>((wide ? x / 2 - lo / 2 : x - lo) * scale));
+  };
   std::vector<std::size_t> count(kBins, 0);
   for (double x : v) ++count[bin(x)];
   // Which bin holds each rank, and its rank within the bin.
@@ -221,6 +239,19 @@ const RangeSummary& Samples::summary() const {
     double ss = 0;
     for (double x : v) ss += (x - s->mean) * (x - s->mean);
     s->sd = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0;
+    if (!std::isfinite(s->mean) || !std::isfinite(s->sd)) {
+      // The sum or the squares overflowed (a sample past about 1.3e154
+      // squares past the largest double): the same sums over the samples
+      // scaled by a power of two, which rounds nothing, then scaled back.
+      const int k = std::ilogb(std::max(std::fabs(lo), std::fabs(hi)));
+      double scaled_sum = 0;
+      for (double x : v) scaled_sum += std::ldexp(x, -k);
+      const double m = scaled_sum / static_cast<double>(n);
+      double scaled_ss = 0;
+      for (double x : v) scaled_ss += (std::ldexp(x, -k) - m) * (std::ldexp(x, -k) - m);
+      s->mean = std::ldexp(m, k);
+      s->sd = n > 1 ? std::ldexp(std::sqrt(scaled_ss / static_cast<double>(n - 1)), k) : 0;
+    }
     const double qs[] = {0.05, 0.5, 0.95};
     double* outs[] = {&s->p5, &s->p50, &s->p95};
     if (!sorted_.empty()) {
@@ -247,7 +278,7 @@ const RangeSummary& Samples::summary() const {
         const double h = qs[i] * static_cast<double>(n - 1);
         const double frac = h - std::floor(h);
         const double a = at_rank(ranks[2 * i]), b = at_rank(ranks[2 * i + 1]);
-        *outs[i] = a + frac * (b - a);
+        *outs[i] = between(a, b, frac);
       }
     }
   }

@@ -30,6 +30,7 @@ Env* Interpreter::new_env(Env* parent, Record* self, Module* module) {
     e->locals.clear();
     e->captured = false;
   }
+  e->sees = static_cast<std::size_t>(-1);
   e->parent = parent;
   e->self = self;
   e->module = module;
@@ -163,7 +164,13 @@ Record* Interpreter::derive(Record* base, const std::vector<ast::FieldDecl>& fie
     r->table = base->table;
   }
   if (env && !fields.empty()) env->captured = true;
-  for (const auto& f : fields) r->add_or_override(f, env, base);
+  // The block's formulas see the fields of the record it makes: the base's
+  // and the block's own, not those a later `extends` adds (Slot::sees). A
+  // block names each field once (the parser refuses a second).
+  std::size_t sees = base ? base->slots().size() : 0;
+  for (const auto& f : fields)
+    if (!base || !base->find(f.name)) ++sees;
+  for (const auto& f : fields) r->add_or_override(f, env, base, sees);
   r->settle_layers();
   fields_held_ += r->slots().size();
   return r;

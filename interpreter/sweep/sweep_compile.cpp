@@ -41,6 +41,7 @@ struct Scope {
   Record* self = nullptr;
   const std::vector<std::pair<std::string, Operand>>* locals = nullptr;
   Env* parent = nullptr;
+  std::size_t sees = static_cast<std::size_t>(-1);  // of `self`'s fields, those the formula may name (Slot::sees)
 };
 
 class Compiler {
@@ -65,7 +66,7 @@ class Compiler {
     if (!slot.decl || !slot.decl->value) throw NotCompilable{};
     Deeper deeper(depth_);
     busy_[i] = true;
-    Operand o = expr(*slot.decl->value, Scope{point_, nullptr, slot.env});
+    Operand o = expr(*slot.decl->value, Scope{point_, nullptr, slot.env, slot.sees});
     busy_[i] = false;
     check_type(slot, i, o);
     memo_[i] = o;
@@ -238,17 +239,21 @@ class Compiler {
     }
   }
 
-  Operand name(const ast::Expr& e, const Scope& s) {
+  // As Interpreter::eval_name resolves it (field_in_scope, lookup_binding).
+  Operand name(const ast::Expr& e, const Scope& s, bool callee = false) {
     const std::string& n = e.text;
     if (s.self)
-      if (const std::size_t i = s.self->table->find(n); i != SlotTable::npos) return field(i);
+      if (const std::size_t i = s.self->table->find(n);
+          i != SlotTable::npos && field_in_scope(*s.self->table, i, s.sees, callee))
+        return field(i);
     if (s.locals)
       for (const auto& [local, v] : *s.locals)
         if (local == n) return v;
     for (Env* env = s.parent; env; env = env->parent) {
       if (env->self) {
         if (env->self == point_) throw NotCompilable{};
-        if (const std::size_t i = env->self->table->find(n); i != SlotTable::npos) {
+        if (const std::size_t i = env->self->table->find(n);
+            i != SlotTable::npos && field_in_scope(*env->self->table, i, env->sees, callee)) {
           Record* r = env->self;
           return constant(walk([&] { return in_.field(r, i, e.span); }));
         }
@@ -256,7 +261,7 @@ class Compiler {
       for (const auto& [local, v] : env->locals)
         if (local == n) return constant(v);
       if (env->module)
-        if (Binding* b = in_.find_binding(env->module, n)) return constant(walk([&] { return in_.top_value(b, e.span); }));
+        if (Binding* b = in_.lookup_binding(env->module, e)) return constant(walk([&] { return in_.top_value(b, e.span); }));
     }
     if (const Function* f = in_.builtin(n)) return constant(Value::function(f));
     throw NotCompilable{};  // `super`, or an unknown name: the tree walker says which
@@ -326,7 +331,8 @@ class Compiler {
   }
 
   Operand call(const ast::Expr& e, const Scope& s) {
-    const Operand callee = expr(*e.items[0], s);
+    const ast::Expr& head = *e.items[0];
+    const Operand callee = head.kind == ast::ExprKind::Name ? name(head, s, true) : expr(head, s);
     if (!callee.constant || callee.value.kind != Value::Kind::Function) throw NotCompilable{};
     const Function& f = *callee.value.fn;
     std::vector<Operand> args;

@@ -1,5 +1,7 @@
 #include "sweep_program.hpp"
 
+#include "interpreter/core/compare.hpp"
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -7,12 +9,6 @@
 
 namespace napkin {
 namespace {
-
-// The tree walker's equality (operators.cpp): within four units in the
-// last place of the larger magnitude.
-inline bool same_magnitude(double x, double y) {
-  return x == y || std::fabs(x - y) <= 4 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(x), std::fabs(y));
-}
 
 // False for NaN and ±inf, and cheap enough to run over every lane.
 inline bool finite(double x) { return std::fabs(x) <= DBL_MAX; }
