@@ -139,4 +139,10 @@ struct HandoutArgs {
 };
 Result cmd_handout(const HandoutArgs& a, const Common& c);
 
+// `napkin lsp`: the language server, speaking over standard input and output.
+struct LspArgs {
+  std::string std_dir;  // where std/ modules are written for go-to-definition ("": the cache folder)
+};
+Result cmd_lsp(const LspArgs& a, const Common& c);
+
 }  // namespace napkin::cli

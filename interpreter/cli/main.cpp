@@ -200,6 +200,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "markdown", "latex"}));
   add_common(handout_cmd);
 
+  LspArgs lsp;
+  auto* lsp_cmd = app.add_subcommand(
+      "lsp", "the language server for editors, over standard input and output (docs/editors.md)");
+  lsp_cmd->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
+  lsp_cmd->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy")
+      ->check(CLI::ExistingDirectory);
+  lsp_cmd->add_option("--std-dir", lsp.std_dir,
+                      "where the standard library's modules are written for go-to-definition "
+                      "(default $XDG_CACHE_HOME/napkin/std/VERSION)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -232,5 +242,6 @@ int main(int argc, char** argv) {
   else if (*solve_cmd) r = cmd_solve(solve_args, common);
   else if (*sens_cmd) r = cmd_sensitivity(sens, common);
   else if (*handout_cmd) r = cmd_handout(handout, common);
+  else if (*lsp_cmd) r = cmd_lsp(lsp, common);
   return finish(r);
 }
