@@ -1,6 +1,9 @@
 #include "features.hpp"
 
+#include <cctype>
 #include <filesystem>
+
+#include <fmt/format.h>
 
 #include "grammar/ast_equal.hpp"
 #include "grammar/parser.hpp"
@@ -217,21 +220,30 @@ json inlay_hints(const Analysis& a, std::size_t begin, std::size_t end) {
     out.push_back(json{{"position", {{"line", p.line}, {"character", p.character}}},
                        {"label", "= " + it->second}, {"paddingLeft", true}});
   };
+  // A literal says its value already: only formulas get a hint.
+  auto literal = [](const ast::Expr* e) {
+    return e->kind == ast::ExprKind::Number || e->kind == ast::ExprKind::String || e->kind == ast::ExprKind::Bool;
+  };
   for (const ast::Stmt& st : a.module->ast.statements) {
-    if (st.kind == ast::StmtKind::Let) hint(st.span.end, st.name);
+    if (st.kind == ast::StmtKind::Let && st.value && !literal(st.value.get())) hint(st.value->span.end, st.name);
     if (st.kind != ast::StmtKind::Record) continue;
     for (const ast::FieldDecl& f : st.fields)
-      if (f.value) hint(f.span.end, st.name + "." + f.name);
+      if (f.value && !literal(f.value.get())) hint(f.value->span.end, st.name + "." + f.name);
   }
   return out;
 }
 
 json formatting(const std::string& path, const std::string& text) {
   const SourceFile src{path, text, std::filesystem::path(path).parent_path().generic_string()};
-  const std::string out = format_source(src);
-  const SourceFile again{path, out, src.dir};
-  if (const std::string d = ast_difference(parse_module(src), parse_module(again)); !d.empty())
-    fail(Code::internal, {}, "the new layout would mean something else (" + d + "); the text is left as it is");
+  std::string out;
+  try {
+    out = format_source(src);
+    const SourceFile again{path, out, src.dir};
+    if (const std::string d = ast_difference(parse_module(src), parse_module(again)); !d.empty())
+      throw RequestFailed("napkin fmt: the new layout would mean something else (" + d + "); the text is left as it is");
+  } catch (const Error& e) {
+    throw RequestFailed(render(e.diagnostic()));  // rendered here: its spans point into `src`
+  }
   if (out == text) return json::array();
   const LineIndex lines(text);
   return json::array({json{{"range", range_json(lines, 0, text.size())}, {"newText", out}}});

@@ -79,6 +79,8 @@ void Server::dispatch(const json& msg, std::string& out) {
     send(out, json{{"jsonrpc", "2.0"}, {"id", id}, {"result", request(method, params)}});
   } catch (const Failure& f) {
     respond_error(out, id, f.code, f.message);
+  } catch (const RequestFailed& e) {
+    respond_error(out, id, kRequestFailed, e.what());
   } catch (const Error& e) {
     respond_error(out, id, kRequestFailed, render(e.diagnostic()));
   } catch (const json::exception& e) {

@@ -1,5 +1,6 @@
 #include "uris.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
