@@ -106,13 +106,13 @@ json hover(Analysis& a, std::size_t offset) {
   if (!t) return nullptr;
   std::string md;
   try {
-    md = explain_markdown(explain(*a.in, a.module, t->expr, 1));
-  } catch (const Error&) {
-    try {
-      md = describe(a, t->expr, evaluate(a, t->expr));
-    } catch (const Error& e) {
-      md = fmt::format("### `{}`\n\n{}\n", t->expr, e.diagnostic().message);
-    }
+    // A record or a function has no derivation to show: what it is instead.
+    const Value v = evaluate(a, t->expr);
+    md = v.kind == Value::Kind::Record || v.kind == Value::Kind::Function
+             ? describe(a, t->expr, v)
+             : explain_markdown(explain(*a.in, a.module, t->expr, 1));
+  } catch (const Error& e) {
+    md = fmt::format("### `{}`\n\n{}\n", t->expr, e.diagnostic().message);
   }
   return json{{"contents", {{"kind", "markdown"}, {"value", md}}},
               {"range", range_json(*a.lines, t->span.begin, t->span.end)}};
