@@ -3,18 +3,23 @@
 the time from writing a didChange of exercise 1 to reading its diagnostics,
 and from writing a hover to reading its answer. Medians of RUNS (default 50).
 Usage: bench/lsp_roundtrip.py NAPKIN (from the source tree)"""
+import atexit
 import os
 import pathlib
+import shutil
 import statistics
 import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "editors"))
 from lsp_client import Server  # noqa: E402
 
 runs = int(os.environ.get("RUNS", "50"))
-s = Server(sys.argv[1], "--std-dir", tempfile.mkdtemp(prefix="napkin-lsp-bench-"))
+std_dir = tempfile.mkdtemp(prefix="napkin-lsp-bench-")
+atexit.register(shutil.rmtree, std_dir, True)
+s = Server(sys.argv[1], "--std-dir", std_dir)
 s.initialize()
 path = pathlib.Path("examples/exercise1_size_a_model.napkin").resolve()
 text = path.read_text(encoding="utf-8")

@@ -3,17 +3,21 @@
 split and joined messages, bad JSON, unknown methods, requests out of turn,
 positions in UTF-16 code units, and every feature on exercise 1.
 Usage: lsp_protocol_test.py NAPKIN (run from the source tree)"""
+import atexit
 import os
 import pathlib
+import shutil
 import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(__file__))
 from lsp_client import Server  # noqa: E402
 
 napkin = sys.argv[1]
 std_dir = tempfile.mkdtemp(prefix="napkin-lsp-std-")
+atexit.register(shutil.rmtree, std_dir, True)
 failures = []
 
 
