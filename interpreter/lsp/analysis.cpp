@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kError = 1;
+constexpr int kError = 1, kInformation = 3;  // DiagnosticSeverity
 
 // The diagnostic's first label in the document, else the document's start:
 // an error inside an imported file still shows, at the top of the one open.
@@ -85,8 +85,21 @@ std::unique_ptr<Analysis> analyse(const OptionsFactory& options, const std::stri
                     {"severity", kError}, {"source", "napkin"}, {"message", message}});
     }
     for (const Section& s : r.sections)
-      for (const FieldReport& f : s.fields)
+      for (const FieldReport& f : s.fields) {
         if (f.ok) a->shown[f.qualified] = a->in->show(f.value);
+        if (f.ok || f.needs.empty()) continue;
+        // Waiting for an input is no error (`napkin run` shows "needs NAME"), but the
+        // editor says so at the record's name: once for each record and input.
+        const ast::Stmt* st = nullptr;
+        for (const ast::Stmt& x : a->module->ast.statements)
+          if (x.name == s.name && (x.kind == ast::StmtKind::Record || x.kind == ast::StmtKind::Let)) st = &x;
+        if (!st) continue;
+        std::string message = fmt::format("{} needs `{}`, an input with no value", s.name, f.needs);
+        if (!f.declared_at.empty()) message += " (declared at " + f.declared_at + ")";
+        add_once(a->diagnostics, seen,
+                 json{{"range", range_json(*a->lines, st->name_span.begin, st->name_span.end)},
+                      {"severity", kInformation}, {"source", "napkin"}, {"message", message}});
+      }
   } catch (const Error& e) {
     add_once(a->diagnostics, seen, diagnostic_json(*a, doc, e.diagnostic()));
   } catch (const std::exception& e) {

@@ -90,6 +90,19 @@ h = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {
 expect(h is not None and "2 µs" in h["contents"]["value"] and h["range"]["start"] == {"line": 1, "character": 31},
        "hover at UTF-16 character 31 finds `t` = 2 µs, and its range is in UTF-16 too")
 
+# ---- an input with no value: information at the record, once ---------------------------
+needs = 'import "std/transformer"\nmodel tiny extends transformer {\n  layers = 2\n}\n'
+nuri = "file://" + std_dir + "/needs.napkin"
+s.notify("textDocument/didOpen", {"textDocument": {"uri": nuri, "languageId": "napkin", "version": 1, "text": needs}})
+d = s.diagnostics(nuri)["diagnostics"]
+messages = [x["message"] for x in d]
+# stdlib/transformer.napkin:37-44: of the inputs with no default, the file sets only `layers`
+wanted = [f"tiny needs `{n}`, an input with no value (declared at std/transformer:{line})"
+          for n, line in (("d_model", 38), ("heads", 39), ("d_ffn", 42), ("mlp", 43), ("vocab", 44))]
+expect(all(x["severity"] == 3 and x["range"]["start"] == {"line": 1, "character": 6} for x in d) and
+       sorted(messages) == sorted(wanted),
+       "a model without five inputs: information at its name, once for each input")
+
 # ---- exercise 1 -------------------------------------------------------------------
 path = pathlib.Path("examples/exercise1_size_a_model.napkin").resolve()
 text = path.read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 // The language server's byte and position layers: framing read from
 // arbitrary chunks, and UTF-16 positions against UTF-8 offsets.
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 #include <string>
 
