@@ -14,6 +14,11 @@ if ! cmp -s package-lock.json node_modules/.napkin-installed-lock 2>/dev/null; t
   npm ci --cache "$2/npm-cache" --prefer-offline --ignore-scripts --no-audit --no-fund --loglevel=error
   cp package-lock.json node_modules/.napkin-installed-lock
 fi
+# An assertion line must start in column 0: vscode-tmgrammar-test takes an indented one for code.
+if grep -nE '^[[:space:]]+#[[:space:]]*(\^|<-)' "$src"/editors/vscode/tests/*.napkin; then
+  echo "these assertion lines are indented, so they would test nothing: write the line under test at the top level"
+  exit 1
+fi
 # It reads the grammar from package.json's `contributes.grammars`, beside which it runs.
 runner=$work/node_modules/.bin/vscode-tmgrammar-test
 (cd "$src/editors/vscode" && "$runner" tests/*.napkin)
