@@ -28,9 +28,17 @@ void respond_error(std::string& out, const json& id, int code, const std::string
   send(out, json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
 }
 
-std::size_t offset_in(const Analysis& a, const json& position) {
-  return a.lines->offset({position.at("line").get<int>(), position.at("character").get<int>()});
+// A position's line or character: a number, held to what an int can count
+// (a converted 1e300 would be undefined).
+int coordinate(const json& v) {
+  if (!v.is_number()) throw Failure{kInvalidParams, "a position's line and character are numbers"};
+  const double d = v.get<double>();
+  return d < 0 ? 0 : d > 1e9 ? 1'000'000'000 : static_cast<int>(d);
 }
+
+Position position_of(const json& p) { return {coordinate(p.at("line")), coordinate(p.at("character"))}; }
+
+std::size_t offset_in(const Analysis& a, const json& position) { return a.lines->offset(position_of(position)); }
 
 }  // namespace
 
@@ -125,8 +133,7 @@ json Server::request(const std::string& method, const json& params) {
   if (method == "textDocument/definition")
     return definition(a, offset_in(a, params.at("position")), Places{d->uri, opts_.std_dir});
   if (method == "textDocument/completion")
-    return completion(a, d->text, d->now->lines->offset({params.at("position").at("line").get<int>(),
-                                                        params.at("position").at("character").get<int>()}));
+    return completion(a, d->text, d->now->lines->offset(position_of(params.at("position"))));
   if (method == "textDocument/documentSymbol") return document_symbols(a);
   if (method == "textDocument/formatting") return formatting(d->path, d->text);
   // textDocument/inlayHint
@@ -162,8 +169,8 @@ void Server::notification(const std::string& method, const json& params, std::st
       }
       const LineIndex lines(text);
       const json& r = c.at("range");
-      const std::size_t b = lines.offset({r.at("start").at("line"), r.at("start").at("character")});
-      const std::size_t e = lines.offset({r.at("end").at("line"), r.at("end").at("character")});
+      const std::size_t b = lines.offset(position_of(r.at("start")));
+      const std::size_t e = lines.offset(position_of(r.at("end")));
       text = text.substr(0, b) + c.at("text").get<std::string>() + text.substr(std::max(b, e));
     }
     update(*d, std::move(text), out);

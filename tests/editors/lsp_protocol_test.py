@@ -73,6 +73,8 @@ s.notify("$/somethingUnknown", {})  # an unknown notification: no answer at all
 expect(s.quiet(), "an unknown notification is ignored")
 r = s.request("textDocument/hover", {"textDocument": 5, "position": {}})
 expect(r["error"]["code"] == PARAMS, "parameters of the wrong shape: InvalidParams")
+r = s.request("textDocument/didOpen", {})  # a notification sent as a request
+expect(r["error"]["code"] == NOT_FOUND, "a notification's method as a request: MethodNotFound")
 
 # ---- positions in UTF-16 code units ---------------------------------------------
 # ≈ is 3 bytes and 1 unit, · and µ 2 bytes and 1 unit, 😀 4 bytes and 2 units (1 code point).
@@ -89,6 +91,11 @@ expect(position(utf, "nope") == {"line": 1, "character": 38}, "(the test's own U
 h = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 1, "character": 31}})["result"]
 expect(h is not None and "2 µs" in h["contents"]["value"] and h["range"]["start"] == {"line": 1, "character": 31},
        "hover at UTF-16 character 31 finds `t` = 2 µs, and its range is in UTF-16 too")
+
+r = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 1e300, "character": -5}})
+expect("result" in r, "a position far past the text's end, and a negative one: an answer, not a crash")
+r = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": "one", "character": 0}})
+expect(r.get("error", {}).get("code") == PARAMS, "a position that is not a number: InvalidParams")
 
 # ---- an input with no value: information at the record, once ---------------------------
 needs = 'import "std/transformer"\nmodel tiny extends transformer {\n  layers = 2\n}\n'
