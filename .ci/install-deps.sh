@@ -14,9 +14,13 @@ test_packages=(
   python3   # readback of flat lines, the analysis tests
   # The Jupyter kernel's tests (tests/jupyter/): ipykernel runs it, nbclient executes notebooks on it.
   python3-ipykernel python3-nbclient python3-nbformat python3-jupyter-client jupyter-client
+  neovim    # the language server's end-to-end test: Neovim's built-in LSP client, headless
 )
 if [ "${1:-}" = "--test" ]; then
   packages+=("${test_packages[@]}")
+  # The TextMate grammar's test runs vscode-tmgrammar-test (editors/vscode/package-lock.json) with npm:
+  # Debian's, unless a Node.js that brings its own is installed.
+  command -v npm >/dev/null || packages+=(npm)
 elif [ $# -gt 0 ]; then
   packages=("$@")
 fi

@@ -171,4 +171,10 @@ struct LayoutArgs {
 
 Result cmd_layout(const LayoutArgs& a, const Common& c);
 
+// `napkin lsp`: the language server, speaking over standard input and output.
+struct LspArgs {
+  std::string std_dir;  // where std/ modules are written for go-to-definition ("": the cache folder)
+};
+Result cmd_lsp(const LspArgs& a, const Common& c);
+
 }  // namespace napkin::cli

@@ -296,6 +296,16 @@ int main(int argc, char** argv) {
   layout_cmd->add_option("--format", layout.format, "text (default), markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
   add_common(layout_cmd);
 
+  LspArgs lsp;
+  auto* lsp_cmd = app.add_subcommand(
+      "lsp", "the language server for editors, over standard input and output (docs/editors.md)");
+  lsp_cmd->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
+  lsp_cmd->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy")
+      ->check(CLI::ExistingDirectory);
+  lsp_cmd->add_option("--std-dir", lsp.std_dir,
+                      "where the standard library's modules are written for go-to-definition "
+                      "(default $XDG_CACHE_HOME/napkin/std/VERSION)");
+
   try {
     std::vector<std::string> args = with_expression_last(argc, argv, *eval_cmd);
     std::vector<char*> arg_pointers;
@@ -347,6 +357,7 @@ int main(int argc, char** argv) {
   else if (*sens_cmd) r = cmd_sensitivity(sens, common);
   else if (*handout_cmd) r = cmd_handout(handout, common);
   else if (*layout_cmd) r = cmd_layout(layout, common);
+  else if (*lsp_cmd) r = cmd_lsp(lsp, common);
   // What goes to stdout cannot drive the terminal (ESC, BEL, CSI): every
   // control character but a newline or a tab is shown as its escape, as on
   // stderr. Not `fmt`'s, which is the file's own source, byte for byte.

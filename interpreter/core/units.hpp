@@ -32,6 +32,18 @@ class UnitTable {
   std::size_t base_count() const { return base_names_.size(); }
   const std::string& base_name(std::size_t i) const { return base_names_[i]; }
 
+  // Every symbol declared, in order, and whether it takes SI (`GB`) or IEC
+  // (`GiB`) prefixes: what an editor offers to complete.
+  struct Symbol {
+    std::string name;
+    bool si = false, iec = false;
+  };
+  std::vector<Symbol> symbols() const {
+    std::vector<Symbol> out;
+    for (const auto& [name, e] : exact_) out.push_back({name, e.si, e.iec});
+    return out;
+  }
+
   // "B/s", "FLOP/param/token", "s^2": the dimension in base symbols.
   std::string format(const Dim& d) const;
 

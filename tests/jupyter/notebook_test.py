@@ -23,7 +23,7 @@ EXPECTED = {
         "regime.ridge = mi300x.ridge_point",
         "= 246.7 FLOP/B",
         "└── decode.weight_read_time = model.weight_bytes / gpu.memory_bandwidth",
-        "kv_cache.per_sequence = 2 · 8 · 128 · 2 B/value · 48 · 8,192 token = 1.5 GiB",
+        "kv_cache.per_sequence = 2 · 8 · 128 · 2 B/value/token · 48 · 8,192 token = 1.5 GiB",
     ],
 }
 

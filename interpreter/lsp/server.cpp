@@ -1,0 +1,196 @@
+#include "server.hpp"
+
+#include <fmt/format.h>
+
+#include "features.hpp"
+#include "napkin/version.hpp"
+#include "uris.hpp"
+
+namespace napkin::lsp {
+
+using nlohmann::json;
+
+namespace {
+
+// JSON-RPC and LSP error codes.
+constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotFound = -32601, kInvalidParams = -32602,
+              kInternalError = -32603, kServerNotInitialized = -32002, kRequestFailed = -32803;
+
+// A request's answer failed: its code and message.
+struct Failure {
+  int code;
+  std::string message;
+};
+
+void send(std::string& out, const json& msg) { out += frame(msg.dump(-1, ' ', false, json::error_handler_t::replace)); }
+
+void respond_error(std::string& out, const json& id, int code, const std::string& message) {
+  send(out, json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+}
+
+// A position's line or character: a number, held to what an int can count
+// (a converted 1e300 would be undefined).
+int coordinate(const json& v) {
+  if (!v.is_number()) throw Failure{kInvalidParams, "a position's line and character are numbers"};
+  const double d = v.get<double>();
+  return d < 0 ? 0 : d > 1e9 ? 1'000'000'000 : static_cast<int>(d);
+}
+
+Position position_of(const json& p) { return {coordinate(p.at("line")), coordinate(p.at("character"))}; }
+
+std::size_t offset_in(const Analysis& a, const json& position) { return a.lines->offset(position_of(position)); }
+
+}  // namespace
+
+Server::Server(ServerOptions o) : opts_(std::move(o)) {
+  if (opts_.std_dir.empty()) opts_.std_dir = default_std_dir();
+}
+
+std::string Server::receive(std::string_view bytes) {
+  std::string out;
+  reader_.feed(bytes);
+  while (!exited_)
+    if (auto body = reader_.next()) handle(*body, out);
+    else break;
+  return out;
+}
+
+void Server::handle(const std::string& body, std::string& out) {
+  json msg = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (msg.is_discarded()) return respond_error(out, nullptr, kParseError, "the message is not JSON");
+  if (!msg.is_object() || !msg.contains("method") || !msg["method"].is_string()) {
+    if (msg.is_object() && msg.contains("id") && (msg.contains("result") || msg.contains("error")))
+      return;  // the editor's answer to a request: the server sends none
+    return respond_error(out, msg.is_object() && msg.contains("id") ? msg["id"] : json(nullptr), kInvalidRequest,
+                         "a message is an object with a \"method\"");
+  }
+  dispatch(msg, out);
+}
+
+void Server::dispatch(const json& msg, std::string& out) {
+  const std::string method = msg["method"];
+  const json params = msg.value("params", json::object());
+  if (!msg.contains("id")) {
+    try {
+      notification(method, params, out);
+    } catch (const std::exception& e) {
+      send(out, json{{"jsonrpc", "2.0"}, {"method", "window/logMessage"},
+                     {"params", {{"type", 1}, {"message", fmt::format("napkin lsp: {}: {}", method, e.what())}}}});
+    }
+    return;
+  }
+  const json id = msg["id"];
+  if (!initialized_ && method != "initialize")
+    return respond_error(out, id, kServerNotInitialized, "the first request must be `initialize`");
+  if (shutdown_) return respond_error(out, id, kInvalidRequest, "the server is shutting down: only `exit` remains");
+  try {
+    send(out, json{{"jsonrpc", "2.0"}, {"id", id}, {"result", request(method, params)}});
+  } catch (const Failure& f) {
+    respond_error(out, id, f.code, f.message);
+  } catch (const RequestFailed& e) {
+    respond_error(out, id, kRequestFailed, e.what());
+  } catch (const Error& e) {
+    respond_error(out, id, kRequestFailed, render(e.diagnostic()));
+  } catch (const json::exception& e) {
+    respond_error(out, id, kInvalidParams, fmt::format("{}: the parameters are not what the protocol says: {}", method, e.what()));
+  } catch (const std::exception& e) {
+    respond_error(out, id, kInternalError, fmt::format("{}: internal error: {}", method, e.what()));
+  }
+}
+
+Server::Document* Server::document(const json& params) {
+  const auto it = docs_.find(params.at("textDocument").at("uri").get<std::string>());
+  return it == docs_.end() ? nullptr : &it->second;
+}
+
+json Server::request(const std::string& method, const json& params) {
+  if (method == "initialize") {
+    if (initialized_) throw Failure{kInvalidRequest, "`initialize` was already received"};
+    initialized_ = true;
+    if (const auto o = params.find("initializationOptions"); o != params.end() && o->is_object())
+      inlay_hints_ = o->value("inlayHints", false);
+    json caps{{"textDocumentSync", {{"openClose", true}, {"change", 1}}},
+              {"hoverProvider", true},
+              {"definitionProvider", true},
+              {"completionProvider", {{"triggerCharacters", {"."}}}},
+              {"documentSymbolProvider", true},
+              {"documentFormattingProvider", true}};
+    if (inlay_hints_) caps["inlayHintProvider"] = true;
+    return json{{"capabilities", caps}, {"serverInfo", {{"name", "napkin"}, {"version", kVersion}}}};
+  }
+  if (method == "shutdown") {
+    shutdown_ = true;
+    return nullptr;
+  }
+  const bool known = method == "textDocument/hover" || method == "textDocument/definition" ||
+                     method == "textDocument/completion" || method == "textDocument/documentSymbol" ||
+                     method == "textDocument/formatting" || method == "textDocument/inlayHint";
+  if (!known) throw Failure{kMethodNotFound, fmt::format("napkin lsp does not answer `{}`", method)};
+  Document* d = document(params);
+  if (!d) return nullptr;  // not open: nothing to say about it
+  Analysis& a = d->best();
+  if (method == "textDocument/hover") return hover(a, offset_in(a, params.at("position")));
+  if (method == "textDocument/definition")
+    return definition(a, offset_in(a, params.at("position")), Places{d->uri, opts_.std_dir});
+  if (method == "textDocument/completion")
+    return completion(a, d->text, d->now->lines->offset(position_of(params.at("position"))));
+  if (method == "textDocument/documentSymbol") return document_symbols(a);
+  if (method == "textDocument/formatting") return formatting(d->path, d->text);
+  // textDocument/inlayHint
+  if (!inlay_hints_ || &a != d->now.get()) return json::array();
+  const json& r = params.at("range");
+  return inlay_hints(a, offset_in(a, r.at("start")), offset_in(a, r.at("end")));
+}
+
+void Server::notification(const std::string& method, const json& params, std::string& out) {
+  if (method == "exit") {
+    exited_ = true;
+    return;
+  }
+  if (!initialized_ || shutdown_) return;  // the protocol drops notifications then
+  if (method == "textDocument/didOpen") {
+    const json& td = params.at("textDocument");
+    const std::string uri = td.at("uri");
+    Document& d = docs_[uri];
+    d.uri = uri;
+    d.path = uri_to_path(uri);
+    if (d.path.empty()) d.path = uri;
+    d.version = td.value("version", 0LL);
+    update(d, td.at("text").get<std::string>(), out);
+  } else if (method == "textDocument/didChange") {
+    Document* d = document(params);
+    if (!d) return;
+    d->version = params.at("textDocument").value("version", d->version);
+    std::string text = d->text;
+    for (const json& c : params.at("contentChanges")) {
+      if (!c.contains("range")) {
+        text = c.at("text").get<std::string>();
+        continue;
+      }
+      const LineIndex lines(text);
+      const json& r = c.at("range");
+      const std::size_t b = lines.offset(position_of(r.at("start")));
+      const std::size_t e = lines.offset(position_of(r.at("end")));
+      text = text.substr(0, b) + c.at("text").get<std::string>() + text.substr(std::max(b, e));
+    }
+    update(*d, std::move(text), out);
+  } else if (method == "textDocument/didClose") {
+    const std::string uri = params.at("textDocument").at("uri");
+    docs_.erase(uri);
+    send(out, json{{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"},
+                   {"params", {{"uri", uri}, {"diagnostics", json::array()}}}});
+  }
+  // initialized, didSave, $/cancelRequest, $/setTrace and others need nothing.
+}
+
+void Server::update(Document& d, std::string text, std::string& out) {
+  d.text = std::move(text);
+  auto a = analyse(opts_.options, d.path, d.text);
+  if (d.now && d.now->module) d.last_good = std::move(d.now);
+  d.now = std::move(a);
+  if (d.now->module) d.last_good.reset();
+  send(out, json{{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"},
+                 {"params", {{"uri", d.uri}, {"version", d.version}, {"diagnostics", d.now->diagnostics}}}});
+}
+
+}  // namespace napkin::lsp
