@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "grammar/comments.hpp"
+#include "interpreter/output/escape.hpp"
 #include "interpreter/output/prose.hpp"
 
 using namespace napkin;
