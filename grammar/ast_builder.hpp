@@ -97,6 +97,10 @@ class AstBuilder {
 
  private:
   // An expression on the stack, with what the depth check needs.
+  // A node's bound from its deepest operand's: two levels more, which never
+  // falls below what the depth check counts for it (see Entry::bound).
+  static std::uint32_t deeper(std::uint32_t bound) { return bound + 2; }
+
   struct Entry {
     ast::ExprPtr expr;
     // Where its text begins and ends, its parentheses included.
