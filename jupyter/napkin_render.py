@@ -30,6 +30,13 @@ def code(s):
     return fence + pad + s + pad + fence
 
 
+def error_text(e):
+    """A value's error as `run --format json` carries it: an object with its code and message."""
+    if isinstance(e, dict):
+        return "error[%s]: %s" % (e.get("code", "E0000"), e.get("message", ""))
+    return str(e)
+
+
 class CellResult:
     """What a cell added to the file: values, checks, sweeps, solves."""
 
@@ -50,7 +57,7 @@ class CellResult:
             lines = []
             for name, v in self.values:
                 if "error" in v:
-                    lines.append("- %s: **%s**" % (code(name), v["error"]))
+                    lines.append("- %s: **%s**" % (code(name), error_text(v["error"])))
                     continue
                 s = steps(v)
                 lines.append("- " + " = ".join([code(name)] + [code(p) for p in s[:-1]] + ["**%s**" % s[-1]]))
@@ -73,7 +80,7 @@ class CellResult:
         lines = []
         for name, v in self.values:
             if "error" in v:
-                lines.append("%s: %s" % (name, v["error"]))
+                lines.append("%s: %s" % (name, error_text(v["error"])))
                 continue
             s = steps(v)
             lines.append("%s = %s" % (name, s[0]))

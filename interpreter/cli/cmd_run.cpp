@@ -24,7 +24,14 @@ CheckDisplay check_display(const std::string& checks) {
 
 Result cmd_run(const RunArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
-    Module* m = in.load_file(a.file);
+    Module* m = nullptr;
+    try {
+      m = in.load_file(a.file);
+    } catch (const Error& e) {
+      if (a.format != "json" && a.format != "toml") throw;
+      const std::string document = unloaded_report_json(e.diagnostic());
+      return Result{a.format == "json" ? document : toml_from_json(document), render(e.diagnostic()), 2};
+    }
     const std::optional<StepDepth> steps = step_depth(a.steps);
     // Plain text without --steps shows results only: no formula is printed.
     const bool derivations = steps || a.format != "text";

@@ -23,16 +23,6 @@ const char* status_text(CheckOutcome::Status s) {
   return "errored";
 }
 
-json error_json(const ErrorInfo& e) {
-  json j = json::object();
-  j["code"] = e.code;
-  j["message"] = e.message;
-  j["file"] = e.file;
-  j["line"] = e.line;
-  j["column"] = e.column;
-  return j;
-}
-
 json number(double v) {
   v = std::round(v * 1e9) / 1e9;  // 0.1 + 0.2 points is 0.3
   if (v == static_cast<double>(static_cast<long long>(v))) return static_cast<long long>(v);

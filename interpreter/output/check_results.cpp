@@ -12,20 +12,6 @@
 
 namespace napkin {
 
-ErrorInfo error_info(const Diagnostic& d) {
-  ErrorInfo e;
-  e.code = std::string(code_text(d.code));
-  e.message = d.message;
-  for (const auto& l : d.labels)
-    if (l.span.valid() && (l.primary || e.file.empty())) {
-      e.file = l.span.file->name;
-      std::tie(e.line, e.column) = l.span.file->line_col(l.span.begin);
-      if (l.primary) break;
-    }
-  e.rendered = render(d);
-  return e;
-}
-
 double GradedFile::score() const {
   double s = 0;
   for (const auto& c : checks) s += c.score;

@@ -10,19 +10,11 @@
 #include <vector>
 
 #include "grammar/diagnostic.hpp"
+#include "error_info.hpp"
 #include "interpreter/core/interpreter.hpp"
 
 namespace napkin {
 
-// A diagnostic as data: what JSON and XML carry instead of rendered text.
-struct ErrorInfo {
-  std::string code;  // "E0100"
-  std::string message;
-  std::string file;  // "" when it has no place
-  int line = 0, column = 0;
-  std::string rendered;  // as the terminal shows it
-};
-ErrorInfo error_info(const Diagnostic& d);
 
 struct CheckOutcome {
   enum class Status { passed, failed, errored };

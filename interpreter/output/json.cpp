@@ -1,6 +1,8 @@
 #include <nlohmann/json.hpp>
 
 #include "interpreter/core/samples.hpp"
+
+#include "error_info.hpp"
 #include "output.hpp"
 
 namespace napkin {
@@ -46,7 +48,9 @@ std::string report_json(const Interpreter& in, const Report& r) {
   for (const auto& s : r.sections)
     for (const auto& f : s.fields) {
       json v = json::object();
-      if (!f.ok && !f.error.empty()) {
+      if (!f.ok && f.diagnostic) {
+        v["error"] = error_json(error_info(*f.diagnostic));
+      } else if (!f.ok && !f.error.empty()) {
         v["error"] = f.error;
       } else if (!f.ok) {
         v["needs"] = f.needs;
@@ -89,11 +93,25 @@ std::string report_json(const Interpreter& in, const Report& r) {
     j["passed"] = c.passed;
     checks.push_back(std::move(j));
   }
-  // The object `{values, sweeps, checks}` as dump(2) writes it, with the
-  // sweeps written row by row (sweeps_json_at).
+  // Every error the report met, each once, as data (a file without errors
+  // has no "errors" key).
+  json errors = json::array();
+  for (const auto& d : r.errors) errors.push_back(error_json(error_info(d)));
+  // The object `{values, sweeps, checks, errors}` as dump(2) writes it, with
+  // the sweeps written row by row (sweeps_json_at).
   std::string out = "{\n  \"values\": " + nested(values, 1);
   if (!r.sweeps.empty()) out += ",\n  \"sweeps\": " + sweeps_json_at(in, r.sweeps, 1);
-  return out + ",\n  \"checks\": " + nested(checks, 1) + "\n}\n";
+  out += ",\n  \"checks\": " + nested(checks, 1);
+  if (!errors.empty()) out += ",\n  \"errors\": " + nested(errors, 1);
+  return out + "\n}\n";
+}
+
+std::string unloaded_report_json(const Diagnostic& d) {
+  nlohmann::ordered_json doc = nlohmann::ordered_json::object();
+  doc["values"] = nlohmann::ordered_json::object();
+  doc["checks"] = nlohmann::ordered_json::array();
+  doc["errors"] = nlohmann::ordered_json::array({error_json(error_info(d))});
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string with_json_array(const std::string& json_text, const std::string& key, const std::vector<std::string>& items) {

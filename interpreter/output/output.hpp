@@ -14,6 +14,10 @@ struct TextOptions {
 
 std::string report_text(const Interpreter& in, const Report& r, const TextOptions& opts);
 std::string report_json(const Interpreter& in, const Report& r);
+// The report of a file that did not load (it does not parse, an import
+// fails): no values, no checks, and the error as data, so that a program
+// reading stdout gets a document either way.
+std::string unloaded_report_json(const Diagnostic& d);
 std::string checks_text(const Interpreter& in, const std::vector<CheckResult>& checks, bool list_passed);
 std::string check_failure_text(const Interpreter& in, const CheckResult& c);
 std::string sweeps_json_text(const Interpreter& in, const std::vector<SweepResult>& sweeps);

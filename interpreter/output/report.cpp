@@ -66,6 +66,7 @@ struct Errors {
     f.qualified = std::move(qualified);
     f.name = std::move(name);
     f.error = fmt::format("error[{}]: {}", code_text(d.code), d.message);
+    f.diagnostic = d;
     for (const auto& l : d.labels)
       if (l.primary && l.span.valid()) {
         f.error += fmt::format(" ({})", l.span.where_line());

@@ -22,6 +22,7 @@ struct FieldReport {
   std::string needs;        // the missing input, when !ok
   std::string declared_at;  // where that input is declared ("std/hardware:12")
   std::string error;        // when it failed for another reason: "error[E0400]: division by zero (line 3)"
+  std::optional<Diagnostic> diagnostic;  // that error as data, for JSON and TOML
   bool own = true;          // set or defined in the record's own file, not inherited from a library
   bool headline = false;    // one of the fields its record type declares worth showing (`transformer_headline`)
 };
