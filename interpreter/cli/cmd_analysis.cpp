@@ -45,14 +45,22 @@ SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps) {
     spec.at = st.span;
     spec.record_at = st.name_span;
     spec.input_at = v.span;
+    SolveReport found;
+    found.statement = std::string(st.span.text());
+    found.qualified = st.name + "." + v.name;
     try {
       SolveResult r = solve(in, m, spec);
+      found.ok = true;
+      found.solution = r.solution;
+      out.found.push_back(found);
       const std::string brief = solve_brief_text(in, r);
       out.text += "\n" + (steps ? solve_text(in, r, 1) : brief);
       out.brief.push_back(brief);
       out.json.push_back(solve_json(in, r, steps ? 1 : 0));
     } catch (const Error& e) {
       ++out.errors;
+      found.error = fmt::format("error[{}]: {}", e.diagnostic().code, e.diagnostic().message);
+      out.found.push_back(found);
       out.err += render(e.diagnostic());
       const std::string failed =
           fmt::format("{}\n  error[{}]: {}\n", st.span.text(), e.diagnostic().code, e.diagnostic().message);

@@ -138,6 +138,9 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
     Version after{&after_in, load(after_in, s.after_path, s.after_name, s.after_dir), {}};
     before.report = build_report(before_in, before.module, false, false, /*derivations=*/false);
     after.report = build_report(after_in, after.module, false, false, /*derivations=*/false);
+    // What the files' `solve` statements find moves with their inputs too.
+    before.report.solves = run_solve_statements(before_in, before.module, false).found;
+    after.report.solves = run_solve_statements(after_in, after.module, false).found;
     if (!a.explain.empty()) {
       r = explain_both(a, before, after, s);
     } else {

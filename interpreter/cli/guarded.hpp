@@ -39,6 +39,7 @@ inline Options options(const Common& c) {
 struct SolveStatements {
   std::string text, err;
   std::vector<std::string> json, brief;
+  std::vector<SolveReport> found;  // each statement's answer or error, as data
   int count = 0, errors = 0;
 };
 SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps);

@@ -37,6 +37,16 @@ struct Section {
   std::vector<FieldReport> fields;
 };
 
+// What a `solve` statement found, as data: `napkin diff` compares it like a
+// value (analysis/ finds it; cli/ puts it in the report).
+struct SolveReport {
+  std::string statement;  // "solve decode for batch max where fits", as written
+  std::string qualified;  // "decode.batch": the input it finds
+  bool ok = false;
+  Value solution;         // when ok
+  std::string error;      // when not: "error[E0503]: …"
+};
+
 struct Report {
   // The file's opening comment block: its first line, and the rest (lines
   // as written, an empty one between paragraphs). What a document's title
@@ -46,6 +56,7 @@ struct Report {
   std::vector<Section> sections;
   std::vector<SweepResult> sweeps;
   std::vector<CheckResult> checks;
+  std::vector<SolveReport> solves;  // filled by the caller that runs them (`napkin diff`)
   std::vector<Diagnostic> errors;  // with keep_going: every error met, once each, in order
   // Set for a solution sheet (`run --steps`): how far each derivation opens;
   // every format then shows each derivation's calls too.

@@ -95,6 +95,23 @@ Values collect(Version& v) {
       if (!out.by_name.count(f.qualified)) out.order.push_back(f.qualified);
       out.by_name[f.qualified] = std::move(side);
     }
+  // A solve statement's answer is a value of the file's own, named by the
+  // statement: "solve decode for batch max where fits".
+  for (const SolveReport& s : v.report.solves) {
+    DiffSide side;
+    side.present = true;
+    side.ok = s.ok;
+    side.own = true;
+    if (s.ok) {
+      side.value = s.solution;
+      side.shown = v.in->show(s.solution);
+      if (s.solution.kind == Value::Kind::Quantity) side.si_unit = v.in->units().format(s.solution.q.dim);
+    } else {
+      side.shown = s.error;
+    }
+    if (!out.by_name.count(s.statement)) out.order.push_back(s.statement);
+    out.by_name[s.statement] = std::move(side);
+  }
   return out;
 }
 
