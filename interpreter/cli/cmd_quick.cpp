@@ -42,9 +42,10 @@ const FieldReport* find_field(const Section& s, const std::string& name) {
   return nullptr;
 }
 
-// A set-up whose weights and KV cache exceed the GPU's memory has no token
-// rate or cost: say so, instead of figures for a machine that cannot run it.
-std::string does_not_fit(Interpreter& in, Section& s, const QuickArgs& a) {
+// A set-up whose weights and KV cache exceed the GPU's memory: the sentence
+// that says so. The figures stay as std/serving computes them (the same
+// scenario's `run` and `sweep` print them, with memory_fits = false).
+std::string does_not_fit(Interpreter& in, const Section& s, const QuickArgs& a) {
   const FieldReport* fits = find_field(s, "memory_fits");
   const FieldReport* needed = find_field(s, "memory_needed");
   const FieldReport* gpu = find_field(s, "gpu");
@@ -54,15 +55,8 @@ std::string does_not_fit(Interpreter& in, Section& s, const QuickArgs& a) {
   if (gpu && gpu->ok && gpu->value.kind == Value::Kind::Record)
     if (const auto& idx = gpu->value.rec->index(); idx.count("memory_capacity"))
       holds = fmt::format(", and one {} holds {}", a.gpu, in.show(in.field(gpu->value.rec, idx.at("memory_capacity"), Span{})));
-  const std::string why = fmt::format("does not fit: {} at batch {} and context {} needs {}{}", a.model, number(a.batch),
-                                      number(a.context), in.show(needed->value), holds);
-  for (auto& f : s.fields)
-    if (f.name == "tokens_per_s" || f.name == "tokens_per_s_per_sequence" || f.name == "usd_per_million_tokens" ||
-        f.name == "step_time" || f.name == "decode_bound") {
-      f.ok = false;
-      f.error = "does not fit in memory";
-    }
-  return why;
+  return fmt::format("does not fit: {} at batch {} and context {} needs {}{}; the figures above are for memory it does not have",
+                     a.model, number(a.batch), number(a.context), in.show(needed->value), holds);
 }
 
 // The options are checked here, before they become napkin source: a NaN
@@ -83,7 +77,7 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
     require_range("--batch", a.batch, 1, 1e9, false, "a number of sequences from 1 to 1e9");
     require_range("--context", a.context, 1, 1e12, false, "a number of tokens from 1 to 1e12");
-    require_range("--prompt", a.prompt, 0, 1e12, false, "a number of tokens from 1 to 1e12");
+    require_range("--prompt", a.prompt, 0, 1e12, false, "a number of tokens from 1 to 1e12 (0: the context)");
     require_range("--price", a.price, 0, 1e9, false, "USD per GPU-hour from 0 to 1e9");
     // Not merely above 0: an mfu of 1e-320% divides prefill's FLOPs into a
     // time that is not finite, an error inside std/ instead of about --mfu.
