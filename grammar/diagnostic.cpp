@@ -5,15 +5,11 @@
 #include <algorithm>
 
 #include "grammar/code_format.hpp"
+#include "grammar/text_width.hpp"
 #include "utf8.hpp"
 
 namespace napkin {
 namespace {
-
-std::size_t code_points(std::string_view s) {
-  return static_cast<std::size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
 
 // A 10 MB line is shown cut, not whole: up to kMax code points, starting
 // far enough to the right that the first caret on it is visible.

@@ -7,11 +7,13 @@
 
 namespace napkin {
 
-inline int display_width(std::string_view s) {
-  int n = 0;
+inline std::size_t code_points(std::string_view s) {
+  std::size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
   return n;
 }
+
+inline int display_width(std::string_view s) { return static_cast<int>(code_points(s)); }
 
 // `s` followed by spaces up to `width` columns.
 inline std::string pad_right(const std::string& s, int width) {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "layout_search.hpp"
+#include "grammar/text_width.hpp"
 
 namespace napkin {
 namespace {
@@ -97,7 +98,7 @@ const std::vector<std::string> kHeads = {"#",         "tp",             "pp",   
 
 // Terminal width of a UTF-8 string: its code points.
 std::size_t width(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  return code_points(s);
 }
 
 }  // namespace

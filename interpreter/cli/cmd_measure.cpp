@@ -19,6 +19,7 @@
 #include "interpreter/core/stdlib_names.hpp"
 #include "interpreter/core/suggest.hpp"
 #include "commands.hpp"
+#include "grammar/text_width.hpp"
 
 namespace napkin::cli {
 
@@ -36,9 +37,7 @@ std::string table(const std::vector<Row>& rows) {
   auto widen = [&](const Row& r) {
     const std::string* cells[5] = {&r.probe, &r.measured, &r.spec, &r.fraction, &r.spread};
     for (int i = 0; i < 5; ++i) {
-      std::size_t n = 0;  // code points, so "³" and "×" count as one
-      for (unsigned char ch : *cells[i]) n += (ch & 0xC0) != 0x80;
-      w[i] = std::max(w[i], n);
+      w[i] = std::max(w[i], code_points(*cells[i]));  // so "³" and "×" count as one
     }
   };
   for (const auto& r : rows) widen(r);
@@ -46,8 +45,7 @@ std::string table(const std::vector<Row>& rows) {
   widen(head);
   auto line = [&](const Row& r) {
     auto pad = [](const std::string& s, std::size_t width, bool right) {
-      std::size_t n = 0;
-      for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+      const std::size_t n = code_points(s);
       const std::string fill(width > n ? width - n : 0, ' ');
       return right ? fill + s : s + fill;
     };

@@ -6,6 +6,7 @@
 
 #include "handout.hpp"
 #include "latex_math.hpp"
+#include "grammar/text_width.hpp"
 
 namespace napkin {
 namespace {
@@ -36,9 +37,7 @@ std::string expected(const HandoutItem& it) {
 // ---- text -------------------------------------------------------------------
 
 std::size_t width(const std::string& s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
-  return n;
+  return code_points(s);
 }
 
 }  // namespace

@@ -11,12 +11,13 @@
 #include "interpreter/sweep/sweep.hpp"
 #include "escape.hpp"
 #include "output.hpp"
+#include "grammar/text_width.hpp"
 
 namespace napkin {
 namespace {
 
 std::size_t width(std::string_view s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return code_points(s);
 }
 
 std::string shown(const Interpreter& in, const SweepCell& c) {

@@ -4,12 +4,13 @@
 
 #include "interpreter/derivation/check_failure.hpp"
 #include "output.hpp"
+#include "grammar/text_width.hpp"
 
 namespace napkin {
 namespace {
 
 std::size_t width(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return code_points(s);
 }
 
 std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "interpreter/output/escape.hpp"
+#include "grammar/text_width.hpp"
 
 namespace napkin::svg {
 
@@ -136,7 +137,7 @@ std::string number(double v) {
 }
 
 double text_width(const std::string& s, double size) {
-  const auto chars = std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  const std::size_t chars = code_points(s);
   return static_cast<double>(chars) * size * 0.6;
 }
 
