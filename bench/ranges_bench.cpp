@@ -31,7 +31,6 @@ void ranges_decode(benchmark::State& state, const char* field) {
   for (auto _ : state) {
     Options o;
     o.samples = samples;
-    o.trace = false;
     Interpreter in(o);
     in.set_tracing(false);
     Module* m = in.load_source("ranges_bench.napkin", text, "");

@@ -35,7 +35,7 @@ std::size_t slot_of(Record* r, const std::string& record, const char* name) {
 // A number the plan gives (cluster.gpus, model.layers): evaluated in the
 // plan's scope.
 double number_in(Interpreter& in, Module* m, Record* r, const std::string& what, const std::string& record) {
-  Value v = in.eval_in_record(m, r, in.parse_snippet("<layout>", what));
+  Value v = in.eval_in({m, r}, in.parse_snippet("<layout>", what));
   if (v.kind == Value::Kind::Bool) return v.b ? 1 : 0;
   if (v.kind != Value::Kind::Quantity || v.samples)
     usage(fmt::format("{}.{} is {}; napkin layout needs a plain number", record, what, describe_kind(v)));
@@ -76,7 +76,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
 
   out.gpus = number_in(in, m, base, "cluster.gpus", out.record);
   out.gpus_per_domain = number_in(in, m, base, "cluster.gpus_per_domain", out.record);
-  out.capacity_value = in.eval_in_record(m, base, in.parse_snippet("<layout>", "memory_capacity"));
+  out.capacity_value = in.eval_in({m, base}, in.parse_snippet("<layout>", "memory_capacity"));
   out.capacity = number(out.capacity_value);
   const double layers = number_in(in, m, base, "model.layers", out.record);
   const double batch = number_in(in, m, base, "global_batch", out.record);

@@ -29,8 +29,8 @@ Search::Seen Search::see(Record* r, Trace* trace) {
                 "give a narrower bracket with --lo and --hi");
   Seen s;
   if (spec.goal == SolveGoal::Equal) {
-    s.a = in.eval_in_record(m, r, *cond.items[0], trace);
-    s.b = in.eval_in_record(m, r, *cond.items[1], trace);
+    s.a = in.eval_in({m, r}, *cond.items[0], trace);
+    s.b = in.eval_in({m, r}, *cond.items[1], trace);
     const auto& qa = in.expect_quantity(s.a, cond.items[0].get(), "the left side of `==`");
     const auto& qb = in.expect_quantity(s.b, cond.items[1].get(), "the right side of `==`");
     if (!(qa.dim == qb.dim)) {
@@ -44,7 +44,7 @@ Search::Seen Search::see(Record* r, Trace* trace) {
     }
     s.f = qa.v - qb.v;
   } else {
-    s.a = in.eval_in_record(m, r, cond, trace);
+    s.a = in.eval_in({m, r}, cond, trace);
     if (s.a.kind != Value::Kind::Bool)
       in.type_error(s.a, &cond, "true or false (the condition of `max where` or `min where`)");
     s.holds = s.a.b;

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "guarded.hpp"
+#include "interpreter/core/prelude.hpp"
 
 namespace napkin::cli {
 namespace {
@@ -32,7 +33,7 @@ Result cmd_eval(const EvalArgs& a, const Common& c) {
     // if it fails with those, for the same reason.
     bool done = false;
     try {
-      if (Module* first = names_something(e) ? in.prelude_for(e) : in.load_source("<no imports>", "", "")) {
+      if (Module* first = names_something(e) ? prelude_for(in, e) : in.load_source("<no imports>", "", "")) {
         v = in.eval_in(first, e, &trace);
         done = true;
       }

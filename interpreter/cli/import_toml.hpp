@@ -3,7 +3,7 @@
 // that extends std/hardware's `gpu`, each measured field carrying its
 // provenance into derivations. The profile is named where it is used:
 //   hardware mine = import_toml("h200.toml")
-#include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/function.hpp"
 
 namespace napkin::measure {
 

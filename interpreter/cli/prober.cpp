@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "interpreter/core/record.hpp"
 #include "interpreter/core/suggest.hpp"
 #include "interpreter/measure/cache.hpp"
 #include "interpreter/measure/probes.hpp"

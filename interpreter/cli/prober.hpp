@@ -4,7 +4,7 @@
 // by running the probe (and storing what it found).
 #include <string>
 
-#include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/prober.hpp"
 #include "interpreter/measure/measurement.hpp"
 #include "interpreter/measure/settings.hpp"
 

@@ -8,4 +8,6 @@ void register_builtins(Interpreter& in);
 // Adds the builtin `name`, taking `min` to `max` arguments (-1: any number).
 void add_builtin(Interpreter& in, const char* name, int min, int max, const char* signature,
                  Value (*f)(Interpreter&, const CallArgs&));
+// The builtins over ranges: prob, p5, p50, p95, ... (ranges.cpp).
+void register_range_builtins(Interpreter& in);
 }  // namespace napkin

@@ -170,7 +170,11 @@ Value Interpreter::eval_measure(const ast::Expr& e, Env* env) {
 }
 
 Value Interpreter::call_function(Module* m, const std::string& name, std::vector<Value> values) {
-  const ast::Expr& call = parse_snippet("<" + name + ">", name + "()");  // spans for errors, the callee's name
+  // The call's tree gives errors their place and the callee's name its
+  // node; it is parsed the first time a name is called, then kept.
+  auto site = call_sites_.find(name);
+  if (site == call_sites_.end()) site = call_sites_.emplace(name, &parse_snippet("<" + name + ">", name + "()")).first;
+  const ast::Expr& call = *site->second;
   const Value callee = eval_in(m, *call.items[0]);
   if (callee.kind != Value::Kind::Function)
     fail(codes::not_callable, call.span, fmt::format("`{}` is {}, not a function", name, describe_kind(callee)));

@@ -59,7 +59,7 @@ Value Interpreter::top_value(Binding* b, Span use) {
   }
   st.status = FieldState::Status::InProgress;
   FrameScope frame(*this, {nullptr, 0, b, use.valid() ? use : s.name_span});
-  TraceScope scope(*this, opts_.trace && tracing_ ? &st.trace : nullptr);
+  TraceScope scope(*this, tracing_ ? &st.trace : nullptr);
   try {
     Value v;
     if (s.kind == ast::StmtKind::Record && !s.value) {
@@ -82,7 +82,8 @@ Value Interpreter::top_value(Binding* b, Span use) {
   return st.value;
 }
 
-void Interpreter::check_type(const Slot& slot, const Value& v, Record* r) {
+void Interpreter::check_type(Record* r, std::size_t i, const Value& v) {
+  const Slot& slot = r->slots()[i];
   if (!slot.type_decl) return;
   const ast::TypeExpr& t = slot.type_decl->type;
   bool ok = true;
@@ -147,7 +148,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   }
   st.status = FieldState::Status::InProgress;
   FrameScope frame(*this, {r, i, nullptr, use.valid() ? use : slot.decl->name_span});
-  TraceScope scope(*this, opts_.trace && tracing_ ? &st.trace : nullptr);
+  TraceScope scope(*this, tracing_ ? &st.trace : nullptr);
   try {
     Env* env = new_env(slot.env, r, nullptr);
     env->sees = slot.sees;
@@ -157,7 +158,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
       ~Release() { in->release_env(env); }
     } release{this, env};
     Value v = eval(*slot.decl->value, env);
-    check_type(slot, v, r);
+    check_type(r, i, v);
     if (v.kind == Value::Kind::Record && v.rec->name.empty()) v.rec->name = field_label();
     st.value = std::move(v);
     st.status = FieldState::Status::Done;
@@ -171,9 +172,16 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   return st.value;
 }
 
-Value Interpreter::eval_in(Module* m, const ast::Expr& e, Trace* trace) {
+Value Interpreter::eval_in(Where where, const ast::Expr& e, Trace* trace) {
   TraceScope scope(*this, trace);
-  return eval(e, m->env);
+  if (!where.self) return eval(e, where.module->env);
+  Env* env = new_env(where.module->env, where.self, nullptr);
+  struct Release {
+    Interpreter* in;
+    Env* env;
+    ~Release() { in->release_env(env); }
+  } release{this, env};
+  return eval(e, env);
 }
 
 }  // namespace napkin

@@ -2,18 +2,25 @@
 // The evaluator: modules and their top-level bindings, lazy late-bound
 // records, functions and builtins. Evaluation records, per field, the value
 // of every name its formula used, so derivations can be printed afterwards.
+//
+// The core's surface, one concept a header: options.hpp (how an interpreter
+// is made), prober.hpp (what `measure` asks and gets), module.hpp (a loaded
+// file and its bindings), function.hpp (functions and builtins),
+// check_result.hpp (a check run), record.hpp and value.hpp (the values),
+// prelude.hpp (the modules `napkin eval` runs in), and this class.
 #include <deque>
-#include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "grammar/ast.hpp"
 #include "grammar/diagnostic.hpp"
-#include "interpreter/io/import_policy.hpp"
+#include "check_result.hpp"
 #include "format.hpp"
+#include "function.hpp"
+#include "module.hpp"
+#include "options.hpp"
 #include "record.hpp"
 #include "samples.hpp"
 #include "units.hpp"
@@ -21,174 +28,89 @@
 
 namespace napkin {
 
-class Interpreter;
-struct Module;
 struct CompiledAst;
 
-struct CallArgs {
-  const ast::Expr* call = nullptr;     // the call expression, for spans
-  std::vector<Value> values;
-  std::vector<const ast::Expr*> nodes;  // the argument expressions
-};
-
-struct Function {
-  std::string name;
-  const ast::Stmt* decl = nullptr;  // a user `fn`
+// Where an expression is evaluated: the top level of `module`, or, with
+// `self`, the scope of a formula of that record written in `module`, where a
+// bare name is first a field of `self` (`napkin solve`'s condition).
+struct Where {
   Module* module = nullptr;
-  using Builtin = Value (*)(Interpreter&, const CallArgs&);
-  Builtin builtin = nullptr;
-  int min_args = 0;
-  int max_args = 0;  // -1: any number
-  std::string signature;  // "max(a, b, ...)"
-};
-
-struct Env {
-  Env* parent = nullptr;
   Record* self = nullptr;
-  Module* module = nullptr;
-  std::vector<std::pair<std::string, Value>> locals;
-  // A record's slot refers to this scope (`with` inside a formula), so it
-  // outlives the evaluation that made it; any other scope is reused.
-  bool captured = false;
-  // In a field's scope: the fields of `self` its formula may name (Slot::sees).
-  std::size_t sees = static_cast<std::size_t>(-1);
+  Where(Module* m, Record* r = nullptr) : module(m), self(r) {}  // implicit: a module is a place
 };
 
-// A top-level name: a let, a record, a function.
-struct Binding {
-  std::string name;
-  const ast::Stmt* stmt = nullptr;
-  Module* module = nullptr;
-  FieldState state;
-  Function fn;  // for `fn` statements
-};
-
-struct Module {
-  std::unique_ptr<SourceFile> file;
-  ast::Module ast;
-  std::vector<Module*> imports;
-  std::unordered_map<std::string, Binding*> own;
-  std::vector<Binding*> order;
-  std::unordered_map<std::string, Binding*> lookup_cache;
-  Env* env = nullptr;
-  bool is_std = false;
-};
-
-struct CheckResult {
-  const ast::Stmt* stmt = nullptr;
-  bool passed = false;
-  std::string source;  // the check as written
-  int line = 0;
-  Trace trace;
-  Value actual, expected;  // for ≈ checks, and a comparison's two sides
-  std::string detail;      // "off by 2.3% (allowed 1%)"
-  // What a grader reads: the relation ("≈", "==", "<", ...; "" for another
-  // condition), the tolerance as the checker wrote it, the name and points.
-  std::string relation;
-  Value tolerance;
-  const DisplayUnit* written_in = nullptr;  // the unit the expected side is written in, if any
-  std::string name;
-  double points = 1;
-};
-
-// `measure(probe, args...)`: what the language asks of a probe, and what
-// comes back. The probes themselves live behind `Options::prober`.
-struct MeasureRequest {
-  std::string probe;  // "gpu.copy_bandwidth"
-  std::vector<std::pair<std::string, Value>> args;
-  Span span;
-};
-
-struct MeasureResult {
-  bool ok = false;
-  Value value;             // a quantity, when ok
-  std::string provenance;  // "NVIDIA H200, 2 GiB buffers, median of 30 (min …, max …)"
-  std::string reason;      // why it could not run, when !ok ("no GPU: …")
-  bool unknown_probe = false;
-  bool bad_argument = false;  // the file's arguments are wrong on any machine: an error, fallback or not
-};
-
-using Prober = std::function<MeasureResult(Interpreter&, const MeasureRequest&)>;
-
-// The fields of all records made, counted once per record that holds them
-// (a record holds every field it inherits): past this, making a record is
-// E0702. A report shows every one, at about 0.9 KB and 2 µs each: 249,571
-// fields (a 705-deep chain adding one per level) take 0.6 s and 223 MB in
-// `napkin run`. Real files hold under 1,400 (docs/reliability.md).
-inline constexpr std::size_t kMaxFieldsHeld = 250'000;
-
-struct Options {
-  Prober prober;  // null: every probe is unavailable and fallbacks are used
-  int digits = 4;
-  std::size_t samples = kDefaultSamples;  // samples per range (samples.hpp)
-  bool trace = true;  // record derivations
-  std::string stdlib_dir;  // read std/ from here instead of the embedded copy
-  // Which files an import may read; restricted for grading (import_policy.hpp).
-  ImportPolicy imports;
-  // Builtins the program embedding the interpreter adds (the command line
-  // binds `import_toml` this way, so the core never includes measure/).
-  std::vector<Function> builtins;
-};
-
+// What the layers above use, by job: loading files, evaluating in them,
+// making points (copies of a record at other inputs) for the analyses,
+// showing values, and switching derivations off. The public members at the
+// end of the class are for builtins only.
 class Interpreter {
  public:
   explicit Interpreter(Options opts = {});
   ~Interpreter();
+  const Options& options() const { return opts_; }
 
+  // --- Loading (load.cpp). A module is loaded once, by its display name;
+  // it and everything it imports live as long as the interpreter.
   Module* load_file(const std::string& path);
   Module* load_source(std::string name, std::string text, std::string dir);
-  Module* load_std(const std::string& name);  // "transformer"
+  Module* load_std(const std::string& name);  // "transformer"; null if there is none
   static std::vector<std::string> std_modules();
-
+  // A module that imports the whole standard library (prelude.cpp; the
+  // smaller one `napkin eval` tries first is prelude_for, prelude.hpp).
+  Module* prelude();
+  Module* module_of(const SourceFile* file) const;
   // Parses one expression typed on the command line. The interpreter keeps
   // its text and tree, since errors and derivations point into them.
   const ast::Expr& parse_snippet(std::string name, std::string text);
 
-  // A module that imports the whole standard library, for `napkin eval`.
-  Module* prelude();
-  // A module that imports only the standard modules defining the names `e`
-  // uses, with what they import, in prelude()'s order: what `napkin eval`
-  // tries first. Null where the names cannot tell (--stdlib DIR, a name two
-  // modules define, base units that would be declared out of order).
-  Module* prelude_for(const ast::Expr& e);
-  Value eval_in(Module* m, const ast::Expr& e, Trace* trace = nullptr);
-  // Calls the function `name` that `m` sees with positional `args`, as
-  // napkin code calling it would: how C++ asks the standard library for a
-  // formula instead of writing it (the roofline plot, `napkin measure`).
-  Value call_function(Module* m, const std::string& name, std::vector<Value> args);
-
+  // --- Evaluating. With `trace`, what `e` used is recorded there, for its
+  // derivation.
+  Value eval_in(Where where, const ast::Expr& e, Trace* trace = nullptr);
   Value top_value(Binding* b, Span use);
-  Value field(Record* r, std::size_t i, Span use);
+  Value field(Record* r, std::size_t i, Span use);  // `use`: where it is asked for, for errors
   Binding* find_binding(Module* m, const std::string& name);
   // The binding the name node `e` finds in module `m`: as find_binding, but
   // in a `let`'s own formula its own name is the imported name it hides.
   Binding* lookup_binding(Module* m, const ast::Expr& e);
+  // Calls the function `name` that `m` sees with positional `args`, as
+  // napkin code calling it would: how C++ asks the standard library for a
+  // formula instead of writing it (the roofline plot, `napkin measure`).
+  // The call's tree is made once per name and kept.
+  Value call_function(Module* m, const std::string& name, std::vector<Value> args);
   // `scope`: the module whose names the check sees, when not its own file's
   // (`napkin grade` runs a reference's checks against a submission).
   CheckResult run_check(const ast::Stmt& check, Module* scope = nullptr);
-  Module* module_of(const SourceFile* file) const;
+  // Builtins are looked up by name after every scope.
+  const Function* builtin(const std::string& name) const;
 
+  // --- Types and units: the scale and dimension of a unit as written
+  // (`TB/s`), and whether `v` may be field `i` of `r` by its declared type
+  // (the error if not). A compiled sweep settles these once, not per point.
+  UnitDef resolve_unit(const ast::UnitExpr& u);  // unit_resolution.cpp
+  void check_type(Record* r, std::size_t i, const Value& v);
+
+  // --- Points: a sweep's points, a search's probes, a ranking's variations.
   // A copy of `base` whose fields `values` are given values instead of
-  // their formulas (a sweep's point). Each value is checked against the
-  // field's declared type.
+  // their formulas; each value is checked against the field's declared type.
   Record* with_values(Record* base, const std::vector<std::pair<std::size_t, Value>>& values);
-  // Evaluates `e` as if it were a formula of record `r` written in module
-  // `m`: a bare name is first a field of `r` (`napkin solve`'s condition).
-  Value eval_in_record(Module* m, Record* r, const ast::Expr& e, Trace* trace = nullptr);
-  // A sweep's point that nothing reaches any more: its memo is freed and its
-  // fields no longer count against kMaxFieldsHeld.
-  void retire(Record& point);
   // How many records have been made so far: a record whose serial is at
-  // least this was made after the call.
+  // least this was made after the call (retirable() and reaches_no_point()
+  // in record.hpp tell from it whether a point may be retired).
   std::size_t records_made() const { return records_.size(); }
-  // The scale and dimension of a unit as written (`TB/s`), and whether `v`
-  // may be field `i` of `r` by its declared type (the error if not): what a
-  // compiled sweep settles once instead of at every point.
-  UnitDef unit_of(const ast::UnitExpr& u) { return resolve_unit(u); }
-  void check_field_value(Record* r, std::size_t i, const Value& v) { check_type(r->slots()[i], v, r); }
-  // Turns derivation recording off (sweeps print no derivations).
+  // A point that nothing reaches any more: its memo is freed and its fields
+  // no longer count against kMaxFieldsHeld.
+  void retire(Record& point);
+
+  // --- Showing values and dimensions as messages and reports do.
+  std::string show(const Value& v) const;
+  std::string show(const Value& v, int digits) const;  // with this many significant digits
+  std::string dim_name(const Dim& d) const;  // "B/s", or "dimensionless"
+  UnitTable& units() { return units_; }
+  const UnitTable& units() const { return units_; }
+
+  // --- Derivations: recorded unless switched off (sweeps and searches
+  // print none, and recording costs time at every name).
   void set_tracing(bool on) { tracing_ = on; }
-  bool tracing() const { return tracing_; }
   // Derivation recording off while it lives, then back to what it was,
   // however the scope ends (a sweep's points, a search's probes).
   class TracingOff {
@@ -203,17 +125,6 @@ class Interpreter {
     bool was_;
   };
 
-  std::string show(const Value& v) const;
-  std::string show(const Value& v, int digits) const;  // with this many significant digits
-  std::string dim_name(const Dim& d) const;  // "B/s", or "dimensionless"
-  UnitTable& units() { return units_; }
-  const UnitTable& units() const { return units_; }
-  const Options& options() const { return opts_; }
-  std::size_t call_depth() const { return call_depth_; }
-
-  // Builtins are looked up by name after every scope.
-  const Function* builtin(const std::string& name) const;
-
  private:
   Options opts_;
   UnitTable units_;
@@ -227,7 +138,7 @@ class Interpreter {
   std::vector<std::string> loading_;                 // import chain, for cycles
   std::unordered_map<std::string, Function> builtins_;
   std::unordered_map<std::string, UnitDef> unit_cache_;
-  Module* prelude_ = nullptr;
+  std::unordered_map<std::string, const ast::Expr*> call_sites_;  // call_function's trees, by name
 
   // What is being computed: a field of `rec`, or a top-level binding. Its
   // label ("decode.batch") is only spelled out when a cycle is reported.
@@ -351,9 +262,7 @@ class Interpreter {
   };
   std::unordered_map<const ast::Expr*, RangeDraw> range_draws_;
   Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names, CallTrace* ct);
-  UnitDef resolve_unit(const ast::UnitExpr& u);
   const DisplayUnit* written_unit(const ast::Expr& e);  // checks.cpp
-  void check_type(const Slot& slot, const Value& v, Record* r);
   void record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b) {
     if (trace_) trace_->entries.push_back({&node, v, rec, idx, b, nullptr});  // inline: off in sweeps, called per name
   }
@@ -370,7 +279,8 @@ class Interpreter {
                                        const Value& l, const ast::Expr& re, const Value& r);
 
  public:
-  // Used by builtins.
+  // For builtins only: the core's (builtins.cpp, ranges.cpp) and those the
+  // embedding program adds (Options::builtins).
   const Quantity& expect_quantity(const Value& v, const ast::Expr* node, const char* what);
   [[noreturn]] void type_error(const Value& v, const ast::Expr* node, const char* expected);
   void register_builtin(Function f);
@@ -386,7 +296,5 @@ class Interpreter {
   Value range_result(SampleVector v, Value nominal, Span span);
   [[noreturn]] void range_compare_error(const ast::Expr& at, const ast::Expr& operand, const Value& v, std::string_view op);
 };
-
-void register_range_builtins(Interpreter& in);
 
 }  // namespace napkin

@@ -1,14 +1,11 @@
-// Loading: files, the embedded standard library, imports, and the unit
-// declarations and bindings each module brings.
+// Loading modules: files, the embedded standard library and imports, each
+// file parsed once and its bindings registered. The units a module declares
+// and uses are settled in unit_resolution.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <string_view>
 
 #include "grammar/compiled_ast.hpp"
 #include "grammar/parser.hpp"
@@ -243,173 +240,10 @@ void Interpreter::register_bindings(Module* m) {
   }
 }
 
-void Interpreter::declare_units(Module* m) {
-  for (const auto& st : m->ast.statements) {
-    if (st.kind != ast::StmtKind::Unit) continue;
-    if (units_.lookup(st.name)) {
-      // Importing the same file twice declares its units once; anything else
-      // is a clash, a prefixed spelling (`GB`) included.
-      fail(codes::unit_redefined, st.name_span, fmt::format("the unit `{}` is already defined", st.name),
-           "choose another symbol, or use the existing unit");
-    }
-    if (!st.value) {
-      if (!units_.declare_base(st.name))
-        fail(codes::size_limit, st.name_span,
-             fmt::format("too many base units: napkin holds at most {}", kMaxBaseUnits));
-      continue;
-    }
-    check_units(*st.value);
-    Value v = eval(*st.value, m->env);
-    const Quantity& q = expect_quantity(v, st.value.get(), "a unit's definition");
-    if (v.samples) {
-      // A unit is one number: `3 foo` would keep its point value and drop
-      // the interval without a word.
-      Diagnostic d;
-      d.code = codes::range_unit;
-      d.message = fmt::format("a unit is one number, but `{}` is defined as a range ({})", st.name, show(v));
-      d.labels.push_back({st.value->span, "this is a range", true});
-      d.help = fmt::format("define the unit by one value, `unit {0} = {1}`, and put the uncertainty where the unit "
-                           "is used: `3 {0} * (80% to 120%)`",
-                           st.name, show(Value::quantity(q.v, q.dim)));
-      throw Error(std::move(d));
-    }
-    if (q.v <= 0) fail(codes::type_mismatch, st.value->span, "a unit must be a positive quantity");
-    units_.declare_derived(st.name, UnitDef{q.v, q.dim});
-  }
-}
-
-void Interpreter::check_units(const std::vector<ast::FieldDecl>& fields) {
-  for (const auto& f : fields) {
-    if (f.value) check_units(*f.value);
-    if (f.type.kind == ast::TypeKind::Unit) resolve_unit(f.type.unit);
-  }
-}
-
-void Interpreter::check_units(const ast::Expr& e) {
-  if (e.unit) resolve_unit(*e.unit);
-  for (const auto& c : e.items) check_units(*c);
-  check_units(e.fields);
-}
-
-UnitDef Interpreter::resolve_unit(const ast::UnitExpr& u) {
-  if (auto it = unit_cache_.find(u.text); it != unit_cache_.end()) return it->second;
-  UnitDef out;
-  for (const auto& t : u.terms) {
-    auto def = units_.lookup(t.symbol);
-    if (!def) {
-      Diagnostic d;
-      d.code = codes::unknown_unit;
-      d.message = fmt::format("unknown unit `{}`", t.symbol);
-      d.labels.push_back({t.span, "not a unit napkin knows", true});
-      auto s = units_.suggest(t.symbol);
-      if (!s.empty()) {
-        std::string list;
-        for (std::size_t i = 0; i < s.size(); ++i) list += (i ? (i + 1 == s.size() ? " or " : ", ") : "") + s[i];
-        d.help = fmt::format("did you mean {}?", list);
-      } else {
-        d.help = "units follow a number without spaces (5.3 TB/s); to divide by a name, put spaces around '/', "
-                 "or declare a new unit with `unit NAME`";
-      }
-      throw Error(std::move(d));
-    }
-    const Dim term = def->dim.pow(t.power);
-    if (!def->dim.power_in_range(t.power) || !out.dim.product_in_range(term))
-      fail(codes::exponent_range, t.span,
-           fmt::format("the unit `{}` has a power beyond ±{}", u.text, Dim::kMaxExponent));
-    out.scale *= std::pow(def->scale, t.power);
-    out.dim = out.dim * term;
-  }
-  unit_cache_.emplace(u.text, out);
-  return out;
-}
-
 const ast::Expr& Interpreter::parse_snippet(std::string name, std::string text) {
   snippets_.push_back(SourceFile{std::move(name), std::move(text), ""});
   snippet_trees_.push_back(parse_expression(snippets_.back()));
   return *snippet_trees_.back();
-}
-
-namespace {
-
-// The names an expression uses: not a member's name, not an argument's.
-void names_in(const ast::Expr& e, std::vector<std::string_view>& out) {
-  if (e.kind == ast::ExprKind::Name) out.push_back(e.text);
-  for (const auto& c : e.items) names_in(*c, out);
-  for (const auto& f : e.fields)
-    if (f.value) names_in(*f.value, out);
-  if (e.fallback) names_in(*e.fallback, out);
-}
-
-std::size_t std_index(std::string_view name) {
-  for (std::size_t i = 0; i < kStdlibCount; ++i)
-    if (name == kStdlib[i].name) return i;
-  return kStdlibCount;
-}
-
-// The built-in modules in the order load_parsed declares them when
-// prelude() imports them all: each after the modules it imports.
-void load_order(std::size_t i, std::vector<char>& seen, std::vector<std::size_t>& out) {
-  if (seen[i]) return;
-  seen[i] = 1;
-  for (std::size_t j = 0; j < kStdlib[i].import_count; ++j)
-    if (const std::size_t k = std_index(kStdlib[i].imports[j]); k < kStdlibCount) load_order(k, seen, out);
-  out.push_back(i);
-}
-
-}  // namespace
-
-Module* Interpreter::prelude_for(const ast::Expr& e) {
-  if (!opts_.stdlib_dir.empty()) return nullptr;  // the directory's modules may define other names
-  std::vector<std::string_view> names;
-  names_in(e, names);
-  std::vector<char> need(kStdlibCount, 0);
-  for (std::string_view n : names) {
-    std::size_t found = kStdlibCount;
-    for (std::size_t i = 0; i < kStdlibCount; ++i)
-      for (std::size_t j = 0; j < kStdlib[i].name_count; ++j)
-        if (n == kStdlib[i].names[j]) {
-          if (found != kStdlibCount && found != i) return nullptr;  // two define it: prelude()'s order decides
-          found = i;
-        }
-    if (found != kStdlibCount) need[found] = 1;
-  }
-  std::vector<char> seen(kStdlibCount, 0);
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < kStdlibCount; ++i) load_order(i, seen, order);
-  // With what they import: a module comes after its imports in `order`, so a
-  // walk from the end reaches each import after the module that needs it.
-  for (auto it = order.rbegin(); it != order.rend(); ++it)
-    if (need[*it])
-      for (std::size_t j = 0; j < kStdlib[*it].import_count; ++j)
-        if (const std::size_t k = std_index(kStdlib[*it].imports[j]); k < kStdlibCount) need[k] = 1;
-  // Base units are numbered as they are declared and a unit is written in
-  // that order (`W*request`): the modules declaring them must come first in
-  // the whole library's order, so that loading the rest later, as prelude()
-  // does when this fails, numbers them as a run that loads it all at once.
-  bool left_out = false;
-  for (std::size_t i : order)
-    if (kStdlib[i].base_units) {
-      if (!need[i])
-        left_out = true;
-      else if (left_out)
-        return nullptr;
-    }
-  std::string text;
-  std::string name = "<prelude:";
-  for (std::size_t i : order)
-    if (need[i]) {
-      text += fmt::format("import \"std/{}\"\n", kStdlib[i].name);
-      name += fmt::format(" std/{}", kStdlib[i].name);
-    }
-  return load_source(name + ">", text, "");
-}
-
-Module* Interpreter::prelude() {
-  if (prelude_) return prelude_;
-  std::string text;
-  for (const auto& n : std_modules()) text += "import \"std/" + n + "\"\n";
-  prelude_ = load_source("<prelude>", text, "");
-  return prelude_;
 }
 
 }  // namespace napkin

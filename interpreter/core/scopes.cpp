@@ -130,7 +130,7 @@ Record* Interpreter::with_values(Record* base, const std::vector<std::pair<std::
   r->span = base->span;
   r->state.resize(r->slots().size());
   for (const auto& [i, v] : values) {
-    check_type(r->slots()[i], v, r);
+    check_type(r, i, v);
     r->state[i].value = v;
     r->state[i].status = FieldState::Status::Done;
   }

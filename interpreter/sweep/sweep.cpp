@@ -158,7 +158,7 @@ bool run_compiled(Interpreter& in, Module* m, const Setup& s, SweepResult& out) 
     like.push_back(*common);
     // A value of the wrong type is the tree walker's error, at its point.
     try {
-      for (const Value& v : s.var_values[k]) in.check_field_value(s.base, s.var_slots[k], v);
+      for (const Value& v : s.var_values[k]) in.check_type(s.base, s.var_slots[k], v);
     } catch (const Error&) {
       return false;
     }

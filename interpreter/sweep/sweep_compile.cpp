@@ -120,7 +120,7 @@ class Compiler {
     if (!slot.type_decl) return;
     if (o.constant) {
       walk([&] {
-        in_.check_field_value(point_, i, o.value);
+        in_.check_type(point_, i, o.value);
         return Value{};
       });
       return;
@@ -143,7 +143,7 @@ class Compiler {
 
   UnitDef walk_unit(const ast::UnitExpr& u) {
     try {
-      return in_.unit_of(u);
+      return in_.resolve_unit(u);
     } catch (const Error&) {
       throw NotCompilable{};
     }

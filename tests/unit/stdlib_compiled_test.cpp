@@ -16,6 +16,7 @@
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
 #include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/prelude.hpp"
 #include "interpreter/core/stdlib_files.hpp"
 
 using namespace napkin;
@@ -197,7 +198,7 @@ std::string eval_like_cli(const std::string& text, bool some_first) {
   const ast::Expr& e = in.parse_snippet("<eval>", text);
   try {
     if (some_first) try {
-        if (Module* m = in.prelude_for(e)) return in.show(in.eval_in(m, e));
+        if (Module* m = prelude_for(in, e)) return in.show(in.eval_in(m, e));
       } catch (const Error&) {
       }
     return in.show(in.eval_in(in.prelude(), e));
@@ -220,7 +221,7 @@ TEST_CASE("an expression evaluated with only the modules its names need reads as
   // It loads what the names need and what those import, nothing else.
   Interpreter in;
   const ast::Expr& e = in.parse_snippet("<eval>", "gpt2.params");
-  Module* m = in.prelude_for(e);
+  Module* m = prelude_for(in, e);
   REQUIRE(m);
   REQUIRE(m->imports.size() == 3);
   CHECK(m->imports[0]->file->name == "std/dtypes");
@@ -230,5 +231,5 @@ TEST_CASE("an expression evaluated with only the modules its names need reads as
   Options o;
   o.stdlib_dir = ".";
   Interpreter with_dir(o);
-  CHECK(with_dir.prelude_for(with_dir.parse_snippet("<eval>", "gpt2.params")) == nullptr);
+  CHECK(prelude_for(with_dir, with_dir.parse_snippet("<eval>", "gpt2.params")) == nullptr);
 }

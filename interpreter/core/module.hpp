@@ -1,0 +1,52 @@
+#pragma once
+// A loaded file: its source and tree, what it imports, and its top-level
+// names (lets, records, functions), each evaluated on first use. Scopes
+// (Env) chain a formula's locals to its record and its module.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "grammar/ast.hpp"
+#include "grammar/source.hpp"
+#include "function.hpp"
+#include "record.hpp"
+#include "value.hpp"
+
+namespace napkin {
+
+struct Env {
+  Env* parent = nullptr;
+  Record* self = nullptr;
+  Module* module = nullptr;
+  std::vector<std::pair<std::string, Value>> locals;
+  // A record's slot refers to this scope (`with` inside a formula), so it
+  // outlives the evaluation that made it; any other scope is reused.
+  bool captured = false;
+  // In a field's scope: the fields of `self` its formula may name (Slot::sees).
+  std::size_t sees = static_cast<std::size_t>(-1);
+};
+
+// A top-level name: a let, a record, a function.
+struct Binding {
+  std::string name;
+  const ast::Stmt* stmt = nullptr;
+  Module* module = nullptr;
+  FieldState state;
+  Function fn;  // for `fn` statements
+};
+
+struct Module {
+  std::unique_ptr<SourceFile> file;
+  ast::Module ast;
+  std::vector<Module*> imports;
+  std::unordered_map<std::string, Binding*> own;
+  std::vector<Binding*> order;
+  std::unordered_map<std::string, Binding*> lookup_cache;
+  Env* env = nullptr;
+  bool is_std = false;
+};
+
+}  // namespace napkin
