@@ -30,6 +30,13 @@ namespace napkin {
 
 struct CompiledAst;
 
+// The fields of all records made, counted once per record that holds them
+// (a record holds every field it inherits): past this, making a record is
+// E0702. A report shows every one, at about 0.9 KB and 2 µs each: 249,571
+// fields (a 705-deep chain adding one per level) take 0.6 s and 223 MB in
+// `napkin run`. Real files hold under 1,400 (docs/reliability.md).
+inline constexpr std::size_t kMaxFieldsHeld = 250'000;
+
 // Where an expression is evaluated: the top level of `module`, or, with
 // `self`, the scope of a formula of that record written in `module`, where a
 // bare name is first a field of `self` (`napkin solve`'s condition).
@@ -40,9 +47,9 @@ struct Where {
 };
 
 // What the layers above use, by job: loading files, evaluating in them,
-// making points (copies of a record at other inputs) for the analyses,
-// showing values, and switching derivations off. The public members at the
-// end of the class are for builtins only.
+// types and units, making points (copies of a record at other inputs) for
+// the analyses, showing values, and switching derivations off. The public
+// members at the end of the class are for builtins only.
 class Interpreter {
  public:
   explicit Interpreter(Options opts = {});
@@ -88,6 +95,10 @@ class Interpreter {
   // (the error if not). A compiled sweep settles these once, not per point.
   UnitDef resolve_unit(const ast::UnitExpr& u);  // unit_resolution.cpp
   void check_type(Record* r, std::size_t i, const Value& v);
+  // A value of the wrong kind, as builtins and the analyses report it: `v`
+  // must be a quantity (`what` names it in the error), or is not `expected`.
+  const Quantity& expect_quantity(const Value& v, const ast::Expr* node, const char* what);
+  [[noreturn]] void type_error(const Value& v, const ast::Expr* node, const char* expected);
 
   // --- Points: a sweep's points, a search's probes, a ranking's variations.
   // A copy of `base` whose fields `values` are given values instead of
@@ -281,8 +292,6 @@ class Interpreter {
  public:
   // For builtins only: the core's (builtins.cpp, ranges.cpp) and those the
   // embedding program adds (Options::builtins).
-  const Quantity& expect_quantity(const Value& v, const ast::Expr* node, const char* what);
-  [[noreturn]] void type_error(const Value& v, const ast::Expr* node, const char* expected);
   void register_builtin(Function f);
   Value finite(double v, Dim d, Span span);
   // Ranges (ranges.cpp). How many samples a range holds.

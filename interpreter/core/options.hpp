@@ -12,13 +12,6 @@
 
 namespace napkin {
 
-// The fields of all records made, counted once per record that holds them
-// (a record holds every field it inherits): past this, making a record is
-// E0702. A report shows every one, at about 0.9 KB and 2 µs each: 249,571
-// fields (a 705-deep chain adding one per level) take 0.6 s and 223 MB in
-// `napkin run`. Real files hold under 1,400 (docs/reliability.md).
-inline constexpr std::size_t kMaxFieldsHeld = 250'000;
-
 struct Options {
   Prober prober;  // null: every probe is unavailable and fallbacks are used
   int digits = 4;
