@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <new>
+#include <system_error>
 
 #include "grammar/code_format.hpp"
+#include "grammar/diagnose.hpp"
 #include "grammar/text_width.hpp"
 #include "utf8.hpp"
 
@@ -180,6 +183,23 @@ Diagnostic unplaced(Code code, std::string message, std::string help) {
 
 void fail(Code code, std::string message, std::string help) {
   throw Error(unplaced(code, std::move(message), std::move(help)));
+}
+
+Diagnostic diagnose(std::exception_ptr e, const Diagnostic* out_of_memory) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const Error& err) {
+    return err.diagnostic();
+  } catch (const std::bad_alloc&) {
+    if (out_of_memory) return *out_of_memory;
+    return unplaced(codes::size_limit, "out of memory");
+  } catch (const std::system_error& err) {  // file I/O a library reports its own way
+    return unplaced(codes::io, err.what());
+  } catch (const std::exception& err) {
+    return unplaced(codes::internal, std::string("internal error: ") + err.what() + "; please report it");
+  } catch (...) {
+    return unplaced(codes::internal, "internal error: an exception napkin does not know; please report it");
+  }
 }
 
 }  // namespace napkin

@@ -1,22 +1,22 @@
 #pragma once
-// The one place where whatever stopped a command becomes a Diagnostic: a
-// napkin::Error carries its own (code, place, notes, help), and everything
-// else a library or the machine can throw is given its code here. The
-// renderer (grammar/diagnostic.cpp) is the one thing that prints it, so
-// every message a user sees has a code.
+// What a command that stopped returns. Whatever stopped it becomes a
+// Diagnostic in grammar/diagnostic.cpp (napkin::diagnose), the one place
+// that gives a code to what a library or the machine throws; the renderer
+// there prints it, so every message a user sees has a code.
 #include <cstddef>
 #include <exception>
 
-#include "grammar/diagnostic.hpp"
+#include "grammar/diagnose.hpp"
 #include "commands.hpp"
 
 namespace napkin::cli {
 
-// `memory_limit`: the MiB a restricted run may use (0: none); running out of
-// memory is reported against it (E0704) instead of as E0702.
+// napkin::diagnose, with a restricted run's memory bound: `memory_limit`
+// MiB (0: none), which running out of memory is reported against (E0704)
+// instead of as E0702.
 Diagnostic diagnose(std::exception_ptr e, std::size_t memory_limit = 0);
 
-// What a command that stopped on `d` returns: the rendered message, exit 2.
+// The rendered message, exit 2.
 Result failed(const Diagnostic& d);
 
 }  // namespace napkin::cli
