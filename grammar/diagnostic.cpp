@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <new>
+#include <system_error>
 
 #include "grammar/code_format.hpp"
+#include "grammar/diagnose.hpp"
 #include "grammar/text_width.hpp"
 #include "utf8.hpp"
 
@@ -94,10 +97,8 @@ std::string render(const Diagnostic& d) {
         break;
       }
   const std::string message = text_line(d.message);
-  if (primary)
-    out += fmt::format("{}: error[{}]: {}\n", primary->span.where(), d.code, message);
-  else
-    out += fmt::format("error[{}]: {}\n", d.code, message);
+  if (primary) out += fmt::format("{}: ", primary->span.where());
+  out += fmt::format("{}: {}\n", error_tag(d.code), message);
 
   // Labels in source order, one source line shown once with every caret under it.
   std::vector<const Label*> labels;
@@ -151,6 +152,12 @@ std::string render(const Diagnostic& d) {
   return out;
 }
 
+std::string error_tag(Code code) { return error_tag(code_text(code)); }
+
+std::string error_tag(std::string_view code_text) { return fmt::format("error[{}]", code_text); }
+
+std::string headline(const Diagnostic& d) { return fmt::format("{}: {}", error_tag(d.code), d.message); }
+
 std::string clip(std::string_view s, std::size_t max) {
   const std::size_t end = byte_of(s, max);
   if (end >= s.size()) return std::string(s);
@@ -164,6 +171,35 @@ void fail(Code code, Span at, std::string message, std::string help) {
   d.labels.push_back({at, "", true});
   d.help = std::move(help);
   throw Error(std::move(d));
+}
+
+Diagnostic unplaced(Code code, std::string message, std::string help) {
+  Diagnostic d;
+  d.code = code;
+  d.message = std::move(message);
+  d.help = std::move(help);
+  return d;
+}
+
+void fail(Code code, std::string message, std::string help) {
+  throw Error(unplaced(code, std::move(message), std::move(help)));
+}
+
+Diagnostic diagnose(std::exception_ptr e, const Diagnostic* out_of_memory) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const Error& err) {
+    return err.diagnostic();
+  } catch (const std::bad_alloc&) {
+    if (out_of_memory) return *out_of_memory;
+    return unplaced(codes::size_limit, "out of memory");
+  } catch (const std::system_error& err) {  // file I/O a library reports its own way
+    return unplaced(codes::io, err.what());
+  } catch (const std::exception& err) {
+    return unplaced(codes::internal, std::string("internal error: ") + err.what() + "; please report it");
+  } catch (...) {
+    return unplaced(codes::internal, "internal error: an exception napkin does not know; please report it");
+  }
 }
 
 }  // namespace napkin

@@ -27,8 +27,16 @@ struct Diagnostic {
 };
 
 // Rendered like a compiler: "file:line:col: error[E0201]: message", then the
-// source line(s) with carets under each label.
+// source line(s) with carets under each label. This file is the only one
+// that spells an error's "error[CODE]" (tests/errors/one_renderer.sh fails
+// on a literal anywhere else): every other output asks it for the pieces.
 std::string render(const Diagnostic& d);
+// "error[E0400]": how a table cell, a plot or a list marks a failed value.
+std::string error_tag(Code code);
+std::string error_tag(std::string_view code_text);  // from a code's text, "E0400"
+// "error[E0400]: division by zero": the first line without its place and
+// unescaped, for an output that escapes text its own way (JSON, LaTeX).
+std::string headline(const Diagnostic& d);
 
 class Error : public std::exception {
  public:
@@ -56,6 +64,10 @@ class MissingInput : public Error {
 };
 
 [[noreturn]] void fail(Code code, Span at, std::string message, std::string help = {});
+// An error with no place in any file: a command-line option, a probe, a file
+// napkin could not read or write.
+Diagnostic unplaced(Code code, std::string message, std::string help = {});
+[[noreturn]] void fail(Code code, std::string message, std::string help = {});
 
 // `s` cut to at most `max` code points, ending in "…" when cut: a value shown
 // in a message may be a 10 MB string or a list of 100,000 items.

@@ -7,9 +7,10 @@
 // A code is a `Code`; `code_table` gives each its text ("E0201"), which
 // never changes once released, and its short name (the docs' heading).
 // Add a code in both places, in the same order: the build checks that the
-// table lists every code once, in order. `fmt` prints a Code as its text
-// with grammar/code_format.hpp, kept apart so that this header, which
-// every layer includes, does not bring <fmt/format.h> with it.
+// table lists every code once, in order. fmt::format("{}", code) gives its
+// text through the formatter in grammar/code_format.hpp, kept apart so that
+// this header, which every layer includes, does not bring <fmt/format.h>
+// with it. Only grammar/diagnostic.cpp writes the "error[E0201]" around it.
 #include <cstddef>
 #include <cstdint>
 #include <iterator>

@@ -169,9 +169,12 @@ double pick(Search& s, const Bracket& b) {
   if (whole == answer || whole < b.lo || whole > b.hi || std::abs(whole) >= kMaxWhole) return answer;
   try {
     if (std::abs(s.see(whole).f) <= best) answer = whole;
-  } catch (const Error&) {
+  } catch (const Error& e) {
     // No value there (1 / (x - 2) at 2): the answer stays where bisection
-    // ended, and verification says what lies between.
+    // ended, and verification says what lies between. Any other error (a
+    // limit, a bug) is the solve's own.
+    const Code c = e.diagnostic().code;
+    if (c != codes::division_by_zero && c != codes::not_finite) throw;
   }
   return answer;
 }

@@ -42,7 +42,8 @@ std::optional<Spec> catalog_spec(const std::string& device_name) {
   for (Binding* b : m->order) {
     try {
       Value v = in.top_value(b, Span{});
-      if (v.kind != Value::Kind::Record || b->name == stdlib_names::gpu) continue;
+      if (v.kind != Value::Kind::Record || b->name == stdlib_names::gpu || b->name == stdlib_names::measured_fields)
+        continue;
       Record* r = v.rec;
       const auto it = r->index().find(stdlib_names::name);
       if (it == r->index().end()) continue;
@@ -71,6 +72,24 @@ std::optional<Spec> catalog_spec(const std::string& device_name) {
     }
   }
   return best;
+}
+
+FieldNames measured_fields() {
+  Interpreter in;
+  FieldNames names;
+  Module* m = in.load_std(stdlib_names::hardware_module);
+  Binding* b = m ? in.find_binding(m, stdlib_names::measured_fields) : nullptr;
+  if (!b) return names;  // a library without the record: nothing is compared or renamed
+  const Value v = in.top_value(b, Span{});
+  if (v.kind != Value::Kind::Record) return names;
+  for (const auto& [key, i] : v.rec->index()) {
+    const Value field = in.field(v.rec, i, Span{});
+    if (field.kind != Value::Kind::String) continue;
+    if (key == stdlib_names::measured_device_name) names.device_name = field.str();
+    else if (key == stdlib_names::measured_device_memory) names.device_memory = field.str();
+    else names.by_probe[key] = field.str();
+  }
+  return names;
 }
 
 }  // namespace napkin::measure

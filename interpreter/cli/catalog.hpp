@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "interpreter/measure/field_names.hpp"
+
 namespace napkin::measure {
 
 struct Spec {
@@ -17,5 +19,10 @@ struct Spec {
 // The catalog entry whose model name the device name contains ("NVIDIA
 // H200" → h200), preferring the one that matches more of its words.
 std::optional<Spec> catalog_spec(const std::string& device_name);
+
+// The fields measurements fill in, as std/hardware's `measured_fields`
+// declares them: what `napkin measure` compares each probe with and names
+// a profile's fields by.
+FieldNames measured_fields();
 
 }  // namespace napkin::measure

@@ -14,7 +14,7 @@ Result cmd_solve(const SolveArgs& a, const Common& c) {
     spec.input = a.input;
     const int given = !a.where.empty() + !a.max.empty() + !a.min.empty();
     if (given != 1)
-      return Result{"", fmt::format("error[{}]: give exactly one of --where 'A == B', --max 'CONDITION' or --min 'CONDITION'\n", codes::usage), 2};
+      fail(codes::usage, "give exactly one of --where 'A == B', --max 'CONDITION' or --min 'CONDITION'");
     if (!a.max.empty()) spec.goal = SolveGoal::Max, spec.condition = a.max;
     else if (!a.min.empty()) spec.goal = SolveGoal::Min, spec.condition = a.min;
     else spec.goal = SolveGoal::Equal, spec.condition = a.where;
@@ -59,11 +59,10 @@ SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps) {
       out.json.push_back(solve_json(in, r, steps ? 1 : 0));
     } catch (const Error& e) {
       ++out.errors;
-      found.error = fmt::format("error[{}]: {}", e.diagnostic().code, e.diagnostic().message);
+      found.error = headline(e.diagnostic());
       out.found.push_back(found);
       out.err += render(e.diagnostic());
-      const std::string failed =
-          fmt::format("{}\n  error[{}]: {}\n", st.span.text(), e.diagnostic().code, e.diagnostic().message);
+      const std::string failed = fmt::format("{}\n  {}\n", st.span.text(), headline(e.diagnostic()));
       out.text += "\n" + failed;
       out.brief.push_back(failed);
     }

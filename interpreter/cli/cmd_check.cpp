@@ -64,6 +64,7 @@ GradedFile graded_file(const std::string& file, const Common& common) {
   c.root_file = file;
   GradedFile g;
   g.file = file;
+  Diagnostic stopped;  // what stopped the file, if the body did not catch it (I/O, internal)
   const Result r = guarded(c, [&](Interpreter& in) {
     Module* m = nullptr;
     try {
@@ -81,16 +82,11 @@ GradedFile graded_file(const std::string& file, const Common& common) {
       const SolveStatements solves = run_solve_statements(in, m, false);
       if (solves.errors) g.errors.push_back(ErrorInfo{std::string(code_text(codes::no_solution)), solves.err, file, 0, 0, solves.err});
     } catch (const std::bad_alloc&) {
-      g = all_errored({file}, memory_diagnostic(c.memory_limit)).front();
+      g = all_errored({file}, diagnose(std::current_exception(), c.restricted ? c.memory_limit : 0)).front();
     }
     return Result{};
-  });
-  if (g.checks.empty() && !r.err.empty()) {  // an error the body did not catch (I/O, internal)
-    Diagnostic d;
-    d.code = codes::internal;
-    d.message = r.err.substr(0, r.err.find('\n'));
-    g = unrunnable(file, "", d);
-  }
+  }, &stopped);
+  if (g.checks.empty() && !r.err.empty()) g = unrunnable(file, "", stopped);
   return g;
 }
 

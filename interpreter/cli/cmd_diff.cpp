@@ -127,9 +127,13 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
   double threshold = 0;
   if (a.git && a.files.size() == 1)  // an unmerged path: git shows the conflict itself
     return Result{fmt::format("napkin diff: {} is unmerged\n", a.files[0]), "", 0};
-  if (!sides(a, s, why)) return Result{"", "napkin diff: " + why + "\n", 2};
-  if (!a.threshold.empty() && !parse_threshold(a.threshold, threshold))
-    return Result{"", fmt::format("napkin diff: --threshold {} is not a fraction or a percentage such as 0.1%\n", a.threshold), 2};
+  try {
+    if (!sides(a, s, why)) fail(codes::usage, why);
+    if (!a.threshold.empty() && !parse_threshold(a.threshold, threshold))
+      fail(codes::usage, fmt::format("--threshold {} is not a fraction or a percentage such as 0.1%", a.threshold));
+  } catch (const Error& e) {
+    return failed(e.diagnostic());
+  }
   Interpreter before_in(options(c));
   Interpreter after_in(options(c));
   Result r;
@@ -148,10 +152,8 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
       r.out = a.format == "json" ? diff_json(d) : a.format == "markdown" ? diff_markdown(d) : diff_text(d);
       r.code = d.anything_moved() ? 1 : 0;
     }
-  } catch (const Error& e) {
-    r = Result{"", render(e.diagnostic()), 2};
-  } catch (const std::bad_alloc&) {
-    r = Result{"", "error[E0702]: out of memory\n", 2};
+  } catch (...) {
+    r = failed(diagnose(std::current_exception()));
   }
   if (a.git) {
     // git stops at an external diff that exits non-zero, so every outcome,

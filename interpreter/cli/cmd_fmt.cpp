@@ -38,9 +38,10 @@ std::string formatted_whole(const SourceFile& src, std::string& why) {
     SourceFile again{src.name, out, src.dir};
     const std::string d = ast_difference(parse_module(src), parse_module(again));
     if (d.empty()) return out;
-    why = fmt::format("napkin fmt: {} was left as it is: its new layout would mean something else ({}); "
-                      "please report this\n",
-                      src.name, d);
+    why = render(unplaced(codes::internal,
+                           fmt::format("{} was left as it is: its new layout would mean something else ({}); "
+                                       "please report this",
+                                       src.name, d)));
   } catch (const Error& e) {
     why = render(e.diagnostic());
   }
@@ -75,13 +76,14 @@ Result cmd_fmt(const FmtArgs& a, const Common&) {
   bool failed = false;
   for (const std::string& path : a.files) {
     if (path == "-" && a.write) {
-      r.err += "napkin fmt: -w writes files; standard input has none to write\n";
+      r.err += render(unplaced(codes::usage, "-w writes files; standard input has none to write",
+                                "format standard input without -w, and write its output where it belongs"));
       failed = true;
       continue;
     }
     std::string text;
     if (const int err = read_all(path, text, a.write)) {
-      r.err += fmt::format("napkin fmt: cannot read {}: {}\n", path, read_error_text(err));
+      r.err += render(unplaced(codes::io, fmt::format("cannot read {}: {}", path, read_error_text(err))));
       failed = true;
       continue;
     }

@@ -19,6 +19,7 @@ GradedFile grade(Interpreter& ref, Module* ref_m, const GradeArgs& a, const Comm
   g.file = a.submission;
   Common sc = c;
   sc.root_file = a.submission;
+  Diagnostic stopped;  // what stopped the submission, if the body did not catch it (I/O, internal)
   const Result r = guarded(sc, [&](Interpreter& sub) {
     Module* sub_m = nullptr;
     try {
@@ -59,16 +60,12 @@ GradedFile grade(Interpreter& ref, Module* ref_m, const GradeArgs& a, const Comm
               ch.feedback.push_back(std::move(line));
       }
     } catch (const std::bad_alloc&) {
-      g = unrunnable(a.submission, std::string(ref_m->file->text), memory_diagnostic(c.memory_limit));
+      g = unrunnable(a.submission, std::string(ref_m->file->text),
+                     diagnose(std::current_exception(), c.restricted ? c.memory_limit : 0));
     }
     return Result{};
-  });
-  if (g.checks.empty() && !r.err.empty()) {
-    Diagnostic d;
-    d.code = codes::internal;
-    d.message = r.err.substr(0, r.err.find('\n'));
-    g = unrunnable(a.submission, std::string(ref_m->file->text), d);
-  }
+  }, &stopped);
+  if (g.checks.empty() && !r.err.empty()) g = unrunnable(a.submission, std::string(ref_m->file->text), stopped);
   return g;
 }
 

@@ -10,11 +10,11 @@
 namespace napkin::cli {
 
 Result cmd_layout(const LayoutArgs& a, const Common& c) {
-  for (const auto* list : {&a.tp, &a.pp, &a.cp, &a.micro_batch})
-    for (double x : *list)
-      if (!(x >= 1 && std::floor(x) == x && x <= 1e6))
-        return Result{"", fmt::format("error[{}]: a degree or micro-batch must be a whole number from 1 to 1,000,000, not {}\n", codes::usage, x), 2};
   return guarded(c, [&](Interpreter& in) {
+    for (const auto* list : {&a.tp, &a.pp, &a.cp, &a.micro_batch})
+      for (double x : *list)
+        if (!(x >= 1 && std::floor(x) == x && x <= 1e6))
+          fail(codes::usage, fmt::format("a degree or micro-batch must be a whole number from 1 to 1,000,000, not {}", x));
     Module* m = in.load_file(a.file);
     LayoutSpec spec;
     spec.record = a.record;

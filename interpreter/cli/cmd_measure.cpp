@@ -60,11 +60,6 @@ std::string table(const std::vector<Row>& rows) {
   return out;
 }
 
-std::string spec_field(const Request& r) {
-  if (r.probe->spec_field == stdlib_names::peak_prefix) return stdlib_names::peak_prefix + r.arg("dtype");
-  return r.probe->spec_field;
-}
-
 // The ratios `napkin measure` prints come from std/roofline's functions,
 // evaluated by napkin, not from formulas written here.
 class Roofline {
@@ -102,8 +97,8 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       std::vector<std::string> names;
       for (const auto& q : probe_list()) names.push_back(q.name);
       const auto close = closest(name, names);
-      res.err = fmt::format("error[{}]: there is no probe `{}`{}\n", codes::usage, name,
-                            close.empty() ? "" : fmt::format("; did you mean `{}`?", close.front()));
+      res.err = render(unplaced(codes::usage, fmt::format("there is no probe `{}`{}", name,
+                                                          close.empty() ? "" : fmt::format("; did you mean `{}`?", close.front()))));
       res.code = 2;
       return res;
     }
@@ -132,6 +127,7 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
   res.out += "\n";
 
   Roofline roofline;
+  const FieldNames names = measured_fields();
   std::vector<Row> rows;
   std::vector<Measurement> done;
   std::vector<std::string> notes;
@@ -146,7 +142,7 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       Measurement m;
       try {
         m = run(r, settings);
-      } catch (const std::exception& e) {
+      } catch (const Error& e) {
         rows.push_back({r.key(), "failed", "", "", ""});
         notes.push_back(fmt::format("{}: {}", r.key(), e.what()));
         res.code = 1;
@@ -155,12 +151,12 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       try {
         cache.store(device, m);
         ++cached;
-      } catch (const std::exception& e) {
+      } catch (const Error& e) {
         if (not_cached.empty()) not_cached = e.what();  // the same reason for every probe: said once, below
       }
       Row row{r.key(), show(m.value, m.unit), "", "", ""};
       row.spread = m.value > 0 ? fmt::format("{:.1f}% ({})", (m.max - m.min) / m.value * 100, m.n) : "";
-      const std::string field = spec_field(r);
+      const std::string field = names.spec_field(r.probe->name, r.arg("dtype"));
       if (p->gpu && spec && spec->figures.count(field)) {
         const double s = spec->figures.at(field);
         row.spec = show(s, m.unit);
@@ -216,22 +212,19 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
                         });
     const std::string device = on_gpu ? "gpu: " + gpu->name : "cpu: " + cpu.device();
     if (done.empty()) {
-      res.err += fmt::format("error[{}]: nothing was measured, so no profile was written\n", codes::usage);
+      res.err += render(unplaced(codes::usage, "nothing was measured, so no profile was written"));
       res.code = 2;
       return res;
     }
     try {
       // Through write_output: only a regular file is replaced; a device or FIFO is written to.
       const std::string note =
-          write_output(a.out, profile_toml(a.out, make_profile(device, done, on_gpu ? gpu->memory_bytes : 0)));
+          write_output(a.out, profile_toml(a.out, make_profile(device, done, on_gpu ? gpu->memory_bytes : 0, names)));
       if (!note.empty()) res.err += "note: " + note + "\n";
       res.out += fmt::format("Wrote the hardware profile {}; use it as: hardware mine = import_toml(\"{}\")\n", a.out,
                              a.out);
     } catch (const Error& e) {
       res.err += render(e.diagnostic());
-      res.code = 2;
-    } catch (const std::exception& e) {
-      res.err += fmt::format("error[{}]: {}\n", codes::io, e.what());
       res.code = 2;
     }
   }

@@ -77,7 +77,7 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
     require_range("--batch", a.batch, 1, 1e9, false, "a number of sequences from 1 to 1e9");
     require_range("--context", a.context, 1, 1e12, false, "a number of tokens from 1 to 1e12");
-    require_range("--prompt", a.prompt, 0, 1e12, false, "a number of tokens from 1 to 1e12 (0: the context)");
+    if (a.prompt) require_range("--prompt", *a.prompt, 1, 1e12, false, "a number of tokens from 1 to 1e12");
     require_range("--price", a.price, 0, 1e9, false, "USD per GPU-hour from 0 to 1e9");
     // Not merely above 0: an mfu of 1e-320% divides prefill's FLOPs into a
     // time that is not finite, an error inside std/ instead of about --mfu.
@@ -86,7 +86,7 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
     require_known("GPU", a.gpu, catalog(in, "hardware", "hardware"));
     std::string fields = fmt::format("model = {}, gpu = {}, batch = {}, context = {} token", a.model, a.gpu,
                                      number(a.batch), number(a.context));
-    if (a.prompt > 0) fields += fmt::format(", prompt = {} token", number(a.prompt));
+    if (a.prompt) fields += fmt::format(", prompt = {} token", number(*a.prompt));
     fields += fmt::format(", price = {} USD/hour, mfu = {}%", number(a.price), number(a.mfu));
     const std::string source = fmt::format(
         "import \"std/models\"\nimport \"std/hardware\"\nimport \"std/serving\"\n"

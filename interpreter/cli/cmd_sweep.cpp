@@ -10,12 +10,9 @@ Result cmd_sweep(const SweepArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
     Module* m = in.load_file(a.file);
     auto sweeps = run_sweeps(in, m);
+    if (sweeps.empty())
+      fail(codes::usage, fmt::format("{} has no sweep; write one like `sweep decode over batch in [1, 8, 32] show tokens_per_s`", a.file));
     Result res;
-    if (sweeps.empty()) {
-      res.err = fmt::format("{} has no sweep; write one like `sweep decode over batch in [1, 8, 32] show tokens_per_s`\n", a.file);
-      res.code = 2;
-      return res;
-    }
     // A point whose value is an error shows its code in the table; the error
     // itself, with the point, goes to stderr, and the exit status is 2.
     for (const SweepResult& s : sweeps) res.err += point_error_text(s);

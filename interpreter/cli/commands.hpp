@@ -1,6 +1,7 @@
 #pragma once
 // One function per subcommand. Each returns what to print and the exit
 // code, so tests can call them without a process.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,7 @@ struct QuickArgs {
   std::string gpu;
   double batch = 1;
   double context = 2048;
-  double prompt = 0;  // 0: the whole context
+  std::optional<double> prompt;  // none: the whole context
   double price = 2;
   double mfu = 50;
   bool steps = false;

@@ -1,10 +1,10 @@
 #pragma once
 // What every subcommand shares: building the interpreter from the common
-// options, and turning a napkin error into its rendered diagnostic (exit 2).
+// options, and turning whatever stops a command into its rendered
+// diagnostic (exit 2, diagnose.hpp).
 #include <fmt/format.h>
 
 #include <memory>
-#include <system_error>
 
 #include "grammar/code_format.hpp"
 #include "grammar/parser.hpp"
@@ -13,6 +13,7 @@
 #include "restricted.hpp"
 #include "interpreter/output/output.hpp"
 #include "commands.hpp"
+#include "diagnose.hpp"
 
 namespace napkin::cli {
 
@@ -49,30 +50,26 @@ SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps);
 // sanitizer build destroys it as usual, so that it still checks the frees.
 void leave_for_exit(std::unique_ptr<Interpreter> in);
 
-// `memory_limit`: the MiB a restricted run may use (0: none), which running
-// out of memory is reported against (E0704) instead of E0702.
+// `memory_limit`: the MiB a restricted run may use (0: none). Whatever
+// stops `body` is turned into a Diagnostic by diagnose() and rendered; a
+// caller that keeps the error as data passes `error`.
 template <typename F>
-Result run_guarded(Interpreter& in, F&& body, std::size_t memory_limit = 0) {
+Result run_guarded(Interpreter& in, F&& body, std::size_t memory_limit = 0, Diagnostic* error = nullptr) {
   try {
     return body(in);
-  } catch (const Error& e) {
-    return Result{"", render(e.diagnostic()), 2};
-  } catch (const std::bad_alloc&) {
-    if (memory_limit) return Result{"", render(memory_diagnostic(memory_limit)), 2};
-    return Result{"", "error[E0702]: out of memory\n", 2};
-  } catch (const std::system_error& e) {  // file I/O a library reports its own way
-    return Result{"", fmt::format("error[{}]: {}\n", codes::io, e.what()), 2};
-  } catch (const std::exception& e) {
-    return Result{"", fmt::format("error[{}]: internal error: {}; please report it\n", codes::internal, e.what()), 2};
+  } catch (...) {
+    const Diagnostic d = diagnose(std::current_exception(), memory_limit);
+    if (error) *error = d;
+    return failed(d);
   }
 }
 
 // Runs `body` with a fresh interpreter. The interpreter outlives the error,
 // whose spans point into the files it loaded.
 template <typename F>
-Result guarded(const Common& c, F&& body) {
+Result guarded(const Common& c, F&& body, Diagnostic* error = nullptr) {
   auto in = std::make_unique<Interpreter>(options(c));
-  Result r = run_guarded(*in, std::forward<F>(body), c.restricted ? c.memory_limit : 0);
+  Result r = run_guarded(*in, std::forward<F>(body), c.restricted ? c.memory_limit : 0, error);
   if (c.process_ends) leave_for_exit(std::move(in));
   return r;
 }

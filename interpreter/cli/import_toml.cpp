@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <stdexcept>
 
 #include "interpreter/core/interpreter.hpp"
 #include "interpreter/measure/profile.hpp"
@@ -31,9 +30,11 @@ Value import_toml(Interpreter& in, const CallArgs& a) {
   Profile p;
   try {
     p = read_profile(display);
-  } catch (const std::runtime_error& e) {
-    fail(codes::io, a.nodes[0]->span, e.what(),
-         "write a profile with `napkin measure --out FILE.toml`; paths are relative to the file that reads them");
+  } catch (Error& e) {  // the profile's own error, at the call that read it
+    Diagnostic& d = e.diagnostic();
+    d.labels.push_back({a.nodes[0]->span, "", true});
+    d.help = "write a profile with `napkin measure --out FILE.toml`; paths are relative to the file that reads them";
+    throw;
   }
   for (const auto& f : p.fields)
     if (!f.is_string && !f.unit.empty())

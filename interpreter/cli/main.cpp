@@ -12,10 +12,13 @@
 #include "interpreter/output/output.hpp"
 #include "napkin/version.hpp"
 #include "commands.hpp"
+#include "diagnose.hpp"
 #include "heap_pages.hpp"
 #include "restricted.hpp"
 
 namespace {
+
+constexpr const char* kMoreHelp = "run with --help for more information";
 
 // Writes `s` whole and flushes it; 0, or the errno of a failed write.
 int put(const std::string& s, std::FILE* f) {
@@ -32,7 +35,8 @@ int finish(const napkin::cli::Result& r) {
   const int out_err = put(r.out, stdout);
   const int err_err = put(r.err, stderr);
   if (out_err && out_err != EPIPE)
-    put(fmt::format("error[E0602]: cannot write the output: {}\n", std::strerror(out_err)), stderr);
+    put(napkin::render(napkin::unplaced(napkin::codes::io, fmt::format("cannot write the output: {}", std::strerror(out_err)))),
+        stderr);
   if (out_err || err_err) return 2;
   return r.code;
 }
@@ -317,19 +321,17 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
+  } catch (const CLI::ParseError& e) {  // what CLI11 found wrong, with napkin's code for it
+    return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, e.what(), kMoreHelp)));
   }
 
   // A closed pipe is an error to report (EPIPE), not a signal that kills napkin.
   std::signal(SIGPIPE, SIG_IGN);
   // A text, JSON or TOML report lists every check: it is no document to lay out.
   if (*run_cmd && run.checks != "list" && run.format != "markdown" && run.format != "latex") {
-    std::fputs("--checks beside and --checks none lay out a document: use them with --format markdown or latex\n"
-               "Run with --help for more information.\n",
-               stderr);
-    return 2;
+    return finish(napkin::cli::failed(napkin::unplaced(
+        napkin::codes::usage,
+        "--checks beside and --checks none lay out a document: use them with --format markdown or latex", kMoreHelp)));
   }
   // A file-size limit (`ulimit -f`) makes a write fail with EFBIG, which
   // io/atomic_write reports, leaving the original whole: not a signal that

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <stdexcept>
 
 #include "interpreter/core/record.hpp"
 #include "interpreter/core/suggest.hpp"
@@ -132,15 +131,15 @@ MeasureResult answer(State& st, const MeasureRequest& req) {
   if (!m) {
     try {
       m = run(request, st.opts.settings);
-    } catch (const std::exception& e) {
-      r.reason = e.what();
+    } catch (const Error& e) {
+      r.reason = e.diagnostic().message;
       return st.done[memo_key] = r;
     }
     if (!st.opts.cache_path.empty()) {
       try {
         cache.store(device, *m);
-      } catch (const std::exception& e) {
-        m->warnings.push_back(fmt::format("not cached: {}", e.what()));
+      } catch (const Error& e) {
+        m->warnings.push_back(fmt::format("not cached: {}", e.diagnostic().message));
       }
     }
   }

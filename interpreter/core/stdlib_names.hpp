@@ -13,12 +13,9 @@
 // tokens_per_s_per_sequence, usd_per_million_tokens, step_time and
 // decode_bound by their names; those belong in a std/serving section here.
 //
-// Also not here: interpreter/measure/ sits below core and cannot include this
-// header. Its probes name the std/hardware field each compares with
-// (probes.cpp: memory_bandwidth, peak_fp32, "peak_" + dtype) and its
-// profiles write std/hardware's field names (profile.cpp: name,
-// memory_bandwidth, memory_capacity, peak_<dtype>); keep those in step with
-// the hardware names below.
+// interpreter/measure/ holds none of these: which field each probe fills
+// and is compared with is std/hardware's `measured_fields` record, which
+// cli/catalog.cpp reads (measured_fields below) and hands to measure/.
 namespace napkin::stdlib_names {
 
 // ---- std/hardware --------------------------------------------------------
@@ -36,17 +33,23 @@ inline constexpr const char* name = "name";
 inline constexpr const char* memory_bandwidth = "memory_bandwidth";
 // What one GPU holds, shown by `napkin quick` (cmd_quick.cpp). Test: cli.
 inline constexpr const char* memory_capacity = "memory_capacity";
-// The compute roof: `napkin plot roofline --peak`'s default, and the spec
-// `napkin measure` compares gpu.matmul_throughput(dtype=D) with is
-// peak_prefix + D (cmd_measure.cpp, plot.hpp, commands.hpp).
+// The compute roof: `napkin plot roofline --peak`'s default (plot.hpp,
+// commands.hpp).
 inline constexpr const char* peak_bf16 = "peak_bf16";
-inline constexpr const char* peak_prefix = "peak_";
 // The field std/hardware computes as peak_bf16 / memory_bandwidth: the spec
 // ridge point `napkin measure` prints (cmd_measure.cpp). A field of this
 // name, or `ridge`, is the hardware's, not an operation, so the roofline
 // plot does not put it on as a point (roofline.cpp).
 inline constexpr const char* ridge_point = "ridge_point";
 inline constexpr const char* ridge = "ridge";
+// The record that says, by probe, which field `napkin measure` compares a
+// figure with and writes it to in a profile; its fields device_name and
+// device_memory name the fields for the device's name and memory
+// (catalog.cpp measured_fields). Tests: measure.unit ("the standard
+// library names the fields"), measure.cli.
+inline constexpr const char* measured_fields = "measured_fields";
+inline constexpr const char* measured_device_name = "device_name";
+inline constexpr const char* measured_device_memory = "device_memory";
 
 // ---- std/roofline ----------------------------------------------------------
 // The functions the roofline plot and `napkin measure` evaluate instead of

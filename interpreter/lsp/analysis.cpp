@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "grammar/code_format.hpp"
+#include "grammar/diagnose.hpp"
 #include "interpreter/output/report.hpp"
 
 namespace napkin::lsp {
@@ -62,13 +63,8 @@ std::unique_ptr<Analysis> analyse(const OptionsFactory& options, const std::stri
   const std::string dir = std::filesystem::path(path).parent_path().generic_string();
   try {
     a->module = a->in->load_source(path, a->text, dir);
-  } catch (const Error& e) {
-    add_once(a->diagnostics, seen, diagnostic_json(*a, nullptr, e.diagnostic()));
-    return a;
-  } catch (const std::exception& e) {
-    add_once(a->diagnostics, seen,
-             json{{"range", range_json(*a->lines, 0, 0)}, {"severity", kError}, {"source", "napkin"},
-                  {"message", std::string("internal error: ") + e.what()}});
+  } catch (...) {
+    add_once(a->diagnostics, seen, diagnostic_json(*a, nullptr, diagnose(std::current_exception())));
     return a;
   }
   // The lines below point into the interpreter's copy of the text, the same bytes as a->text.
@@ -82,7 +78,8 @@ std::unique_ptr<Analysis> analyse(const OptionsFactory& options, const std::stri
       if (!c.detail.empty()) message += " (" + c.detail + ")";
       add_once(a->diagnostics, seen,
                json{{"range", range_json(*a->lines, c.stmt->span.begin, c.stmt->span.end)},
-                    {"severity", kError}, {"source", "napkin"}, {"message", message}});
+                    {"severity", kError}, {"code", std::string(code_text(codes::check_failed))}, {"source", "napkin"},
+                    {"message", message}});
     }
     for (const Section& s : r.sections)
       for (const FieldReport& f : s.fields) {
@@ -100,12 +97,8 @@ std::unique_ptr<Analysis> analyse(const OptionsFactory& options, const std::stri
                  json{{"range", range_json(*a->lines, st->name_span.begin, st->name_span.end)},
                       {"severity", kInformation}, {"source", "napkin"}, {"message", message}});
       }
-  } catch (const Error& e) {
-    add_once(a->diagnostics, seen, diagnostic_json(*a, doc, e.diagnostic()));
-  } catch (const std::exception& e) {
-    add_once(a->diagnostics, seen,
-             json{{"range", range_json(*a->lines, 0, 0)}, {"severity", kError}, {"source", "napkin"},
-                  {"message", std::string("internal error: ") + e.what()}});
+  } catch (...) {
+    add_once(a->diagnostics, seen, diagnostic_json(*a, doc, diagnose(std::current_exception())));
   }
   return a;
 }

@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <stdexcept>
 
 #include "grammar/diagnostic.hpp"
 #include "interpreter/io/atomic_write.hpp"
@@ -27,7 +26,7 @@ namespace {
 template <typename T>
 T need(const toml::table& t, const char* key) {
   auto v = t[key].value<T>();
-  if (!v) throw std::runtime_error(fmt::format("the entry has no {} of the right type", key));
+  if (!v) fail(codes::io, fmt::format("the entry has no {} of the right type", key));
   return *v;
 }
 
@@ -80,7 +79,7 @@ bool read_regular(const std::string& path, std::string& text, std::size_t limit,
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     if (errno == ENOENT && missing_ok) return false;
-    throw std::runtime_error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+    fail(codes::io, fmt::format("cannot read {}: {}", path, std::strerror(errno)));
   }
   struct stat st {};
   std::string why;
@@ -104,17 +103,13 @@ bool read_regular(const std::string& path, std::string& text, std::size_t limit,
     }
   }
   ::close(fd);
-  if (!why.empty()) throw std::runtime_error(fmt::format("cannot read {}: {}", path, why));
+  if (!why.empty()) fail(codes::io, fmt::format("cannot read {}: {}", path, why));
   return true;
 }
 
 void write_atomically(const std::string& path, const std::string& header, const toml::table& doc) {
-  try {
-    const std::string note = napkin::atomic_write(path, toml_text(header, doc));
-    if (!note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
-  } catch (const napkin::Error& e) {
-    throw std::runtime_error(e.diagnostic().message);
-  }
+  const std::string note = napkin::atomic_write(path, toml_text(header, doc));
+  if (!note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
 }
 
 std::string Cache::default_path() {
@@ -138,7 +133,7 @@ std::string cache_text(const std::string& path) {
   if (!read_regular(path, text, kMaxTomlBytes, /*missing_ok=*/true)) return "";
   const std::string first(kCacheHeader, std::strchr(kCacheHeader, '\n') + 1);
   if (!text.empty() && text.rfind(first, 0) != 0)
-    throw std::runtime_error(fmt::format("{} is not napkin's measurement cache (it does not begin with napkin's "
+    fail(codes::io, fmt::format("{} is not napkin's measurement cache (it does not begin with napkin's "
                                          "header), so it was left as it is; set NAPKIN_MEASURE_CACHE to another file",
                                          path));
   return text;
@@ -150,7 +145,7 @@ toml::table Cache::load() const {
   std::string text;
   try {
     text = cache_text(path_);
-  } catch (const std::runtime_error&) {
+  } catch (const Error&) {
     return {};  // not readable, or not ours: nothing cached
   }
   try {
@@ -168,7 +163,7 @@ std::optional<Measurement> Cache::find(const std::string& device, const std::str
     Measurement m = from_toml(*entry);
     m.cached = true;
     return m;
-  } catch (const std::runtime_error&) {
+  } catch (const Error&) {
     return std::nullopt;
   }
 }
@@ -184,12 +179,12 @@ class CacheLock {
   explicit CacheLock(const std::string& path) {
     const std::string lock = path + ".lock";
     fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0666);
-    if (fd_ < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", lock, std::strerror(errno)));
+    if (fd_ < 0) fail(codes::io, fmt::format("cannot write {}: {}", lock, std::strerror(errno)));
     while (::flock(fd_, LOCK_EX) != 0)
       if (errno != EINTR) {
         const int err = errno;
         ::close(fd_);
-        throw std::runtime_error(fmt::format("cannot lock {}: {}", lock, std::strerror(err)));
+        fail(codes::io, fmt::format("cannot lock {}: {}", lock, std::strerror(err)));
       }
   }
   ~CacheLock() { ::close(fd_); }  // closing releases the lock
@@ -210,7 +205,7 @@ void Cache::store(const std::string& device, const Measurement& m) const {
   if (!(env && *env) && !dir.empty() && path_ == default_path()) fs::create_directories(dir, ec);
   struct stat st {};
   if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))  // before a lock file is made beside it
-    throw std::runtime_error(fmt::format("cannot write {}: it is {}, and napkin replaces only regular files", path_,
+    fail(codes::io, fmt::format("cannot write {}: it is {}, and napkin replaces only regular files", path_,
                                          S_ISDIR(st.st_mode) ? "a directory" : "not a regular file"));
   const CacheLock lock(path_);
   const std::string text = cache_text(path_);  // read under the lock; throws for a file that is not ours

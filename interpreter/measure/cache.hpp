@@ -15,17 +15,17 @@
 namespace napkin::measure {
 
 toml::table to_toml(const Measurement& m);
-// Throws std::runtime_error when a field is missing or has the wrong type.
+// Throws napkin::Error when a field is missing or has the wrong type.
 Measurement from_toml(const toml::table& t);
 
 // Writes `doc` to `path` with napkin::atomic_write: only a regular file (or
 // nothing) at `path` is replaced, never through a link; anything else, or a
-// failed write, throws std::runtime_error with atomic_write's message.
+// failed write, throws napkin::Error with atomic_write's message.
 void write_atomically(const std::string& path, const std::string& header, const toml::table& doc);
 // `header` and `doc` as the text write_atomically writes.
 std::string toml_text(const std::string& header, const toml::table& doc);
 
-// Reads a regular file whole, up to `limit` bytes. Throws std::runtime_error
+// Reads a regular file whole, up to `limit` bytes. Throws napkin::Error
 // naming the file for one that is missing (when `missing_ok` is false), not a
 // regular file, unreadable or over the limit; returns false for a missing
 // file when `missing_ok`.
@@ -43,7 +43,7 @@ class Cache {
 
   const std::string& path() const { return path_; }
   std::optional<Measurement> find(const std::string& device, const std::string& key) const;
-  // Adds or replaces one entry; throws std::runtime_error when the file cannot
+  // Adds or replaces one entry; throws napkin::Error when the file cannot
   // be written, or when a file is there that is not napkin's cache (it is
   // left as it is).
   void store(const std::string& device, const Measurement& m) const;

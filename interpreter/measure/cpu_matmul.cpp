@@ -9,12 +9,12 @@
 #include <functional>
 #include <limits>
 #include <optional>
-#include <stdexcept>
 #include <vector>
 
 #include "cpu_blas.hpp"
 #include "cpu_info.hpp"
 #include "thread_team.hpp"
+#include "grammar/diagnostic.hpp"
 
 // One copy of the kernel for AVX2 with FMA and one for any x86-64; the loader
 // picks the first the CPU supports. Clang 14 knows neither spelling.
@@ -168,7 +168,7 @@ Measurement cpu_matmul(int threads, const Settings& s) {
     if (r > 0) rates.push_back(flops / std::max(sec, 1e-9));  // the first run starts threads and warms caches
   }
   if (std::string wrong = check_product(n, a.data(), b.data(), c.data()); !wrong.empty())
-    throw std::runtime_error(wrong);
+    fail(codes::probe_unavailable, wrong);
 
   Measurement m;
   m.probe = "cpu.matmul_throughput";

@@ -11,7 +11,7 @@
 
 namespace napkin::measure {
 
-// Throws std::runtime_error when the product is wrong.
+// Throws napkin::Error when the product is wrong.
 Measurement cpu_matmul(int threads, const Settings& s);
 
 // Sampled entries of C = A·B (n×n, row-major) against a double-precision

@@ -6,10 +6,10 @@
 #include <chrono>
 #include <memory>
 #include <new>
-#include <stdexcept>
 
 #include "cpu_info.hpp"
 #include "thread_team.hpp"
+#include "grammar/diagnostic.hpp"
 
 namespace napkin::measure {
 
@@ -27,7 +27,7 @@ using Array = std::unique_ptr<double[], FreeDeleter>;
 Array allocate(std::size_t n) {
   // Page-aligned and left untouched: each thread first-touches its own share.
   void* p = std::aligned_alloc(4096, (n * sizeof(double) + 4095) / 4096 * 4096);
-  if (!p) throw std::runtime_error(fmt::format("cannot allocate {} MiB", n * sizeof(double) >> 20));
+  if (!p) fail(codes::probe_unavailable, fmt::format("cannot allocate {} MiB", n * sizeof(double) >> 20));
   return Array(static_cast<double*>(p));
 }
 
@@ -103,7 +103,7 @@ Measurement cpu_stream(StreamKernel kernel, int threads, const Settings& s) {
     if (r > 0) rates.push_back(moved / std::max(sec, 1e-9));  // the first pass warms the pages and caches
   }
 
-  if (std::string wrong = check_stream(kernel, triad ? pa : pc, n); !wrong.empty()) throw std::runtime_error(wrong);
+  if (std::string wrong = check_stream(kernel, triad ? pa : pc, n); !wrong.empty()) fail(codes::probe_unavailable, wrong);
 
   Measurement m;
   m.probe = triad ? "cpu.triad_bandwidth" : "cpu.copy_bandwidth";

@@ -12,7 +12,7 @@ namespace napkin::measure {
 
 enum class StreamKernel { Copy, Triad };
 
-// Throws std::runtime_error when the arrays cannot be allocated or the
+// Throws napkin::Error when the arrays cannot be allocated or the
 // result is wrong.
 Measurement cpu_stream(StreamKernel kernel, int threads, const Settings& s);
 

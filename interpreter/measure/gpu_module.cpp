@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 #include <vector>
+#include "grammar/diagnostic.hpp"
 
 namespace napkin::measure {
 
@@ -108,11 +108,11 @@ const GpuDevice& gpu_device() {
 
 Measurement gpu_run(const std::string& probe, const std::string& arg) {
   const GpuDevice& dev = gpu_device();
-  if (!dev.found) throw std::runtime_error(dev.reason);
+  if (!dev.found) fail(codes::probe_unavailable, dev.reason);
   std::lock_guard lock(gpu_lock());
   auto r = std::make_unique<napkin_gpu_result>();
   module().run(probe.c_str(), arg.c_str(), r.get());
-  if (!r->ok) throw std::runtime_error(r->error[0] ? r->error : "the GPU probe failed");
+  if (!r->ok) fail(codes::probe_unavailable, r->error[0] ? r->error : "the GPU probe failed");
   Measurement m;
   m.probe = "gpu." + probe;
   m.unit = r->unit;

@@ -20,7 +20,7 @@ struct GpuDevice {
 // Opens the module once per process; later calls return the same answer.
 const GpuDevice& gpu_device();
 
-// Runs one GPU probe; throws std::runtime_error with the reason on failure.
+// Runs one GPU probe; throws napkin::Error with the reason on failure.
 Measurement gpu_run(const std::string& probe, const std::string& arg);
 
 // Where the module was looked for, in order: $NAPKIN_GPU_MODULE, beside the

@@ -22,25 +22,23 @@ constexpr int kOversubscribe = 4;
 std::vector<ProbeInfo> make_list() {
   const std::vector<std::string> gpu_dtypes{"bf16", "fp16", "tf32", "fp32", "fp8"};
   return {
-      {"cpu.copy_bandwidth", "B/s", "STREAM copy over arrays of max(4 × last-level cache, 1 GiB)", {kThreads}, false,
-       "memory_bandwidth"},
-      {"cpu.triad_bandwidth", "B/s", "STREAM triad over arrays of max(4 × last-level cache, 1 GiB)", {kThreads}, false,
-       "memory_bandwidth"},
+      {"cpu.copy_bandwidth", "B/s", "STREAM copy over arrays of max(4 × last-level cache, 1 GiB)", {kThreads}, false},
+      {"cpu.triad_bandwidth", "B/s", "STREAM triad over arrays of max(4 × last-level cache, 1 GiB)", {kThreads}, false},
       {"cpu.matmul_throughput", "FLOP/s", "fp32 matmul through OpenBLAS (napkin's blocked kernel without it)",
        {{"dtype", {"fp32"}, "fp32"}, kThreads},
-       false, "peak_fp32"},
-      {"gpu.copy_bandwidth", "B/s", "STREAM copy over 1 GiB buffers", {}, true, "memory_bandwidth"},
-      {"gpu.triad_bandwidth", "B/s", "STREAM triad over 1 GiB buffers", {}, true, "memory_bandwidth"},
-      {"gpu.read_bandwidth", "B/s", "a sum over a 1 GiB buffer, reduced per block", {}, true, "memory_bandwidth"},
-      {"gpu.memcpy_bandwidth", "B/s", "cudaMemcpy device to device, counted as copy is", {}, true, "memory_bandwidth"},
-      {"gpu.matvec_bandwidth", "B/s", "a decode-like bf16 mat-vec over a 470 MB matrix", {}, true, "memory_bandwidth"},
+       false},
+      {"gpu.copy_bandwidth", "B/s", "STREAM copy over 1 GiB buffers", {}, true},
+      {"gpu.triad_bandwidth", "B/s", "STREAM triad over 1 GiB buffers", {}, true},
+      {"gpu.read_bandwidth", "B/s", "a sum over a 1 GiB buffer, reduced per block", {}, true},
+      {"gpu.memcpy_bandwidth", "B/s", "cudaMemcpy device to device, counted as copy is", {}, true},
+      {"gpu.matvec_bandwidth", "B/s", "a decode-like bf16 mat-vec over a 470 MB matrix", {}, true},
       {"gpu.matmul_throughput", "FLOP/s", "cuBLASLt matmul, its top algorithms at 4096³, 8192³ and 16384³",
-       {{"dtype", gpu_dtypes, "bf16"}}, true, "peak_"},
+       {{"dtype", gpu_dtypes, "bf16"}}, true},
       {"gpu.host_to_device_bandwidth", "B/s", "cudaMemcpy host to device", {{"memory", {"pinned", "pageable"}, "pinned"}},
-       true, ""},
-      {"gpu.launch_latency", "s", "an empty kernel's launch to its completion, seen by the host", {}, true, ""},
+       true},
+      {"gpu.launch_latency", "s", "an empty kernel's launch to its completion, seen by the host", {}, true},
       {"gpu.launch_interval", "s", "the time between back-to-back launches of an empty kernel (1 / launches per second)",
-       {}, true, ""},
+       {}, true},
   };
 }
 

@@ -23,7 +23,6 @@ struct ProbeInfo {
   std::string summary;  // one line, for listings and errors
   std::vector<ProbeArg> args;
   bool gpu = false;
-  std::string spec_field;  // the std/hardware field it compares with, if any ("memory_bandwidth")
 };
 
 const std::vector<ProbeInfo>& probe_list();
@@ -50,7 +49,7 @@ std::vector<Request> standard_requests(const ProbeInfo& p);
 // there is none (no GPU, no module).
 std::string device_for(const ProbeInfo& p, std::string& why);
 
-// Runs the probe now; throws std::runtime_error with the reason it could not.
+// Runs the probe now; throws napkin::Error with the reason it could not.
 Measurement run(const Request& r, const Settings& s);
 
 }  // namespace napkin::measure

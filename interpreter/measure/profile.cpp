@@ -8,20 +8,21 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <stdexcept>
 
 #include <toml++/toml.h>
 
 #include "napkin/version.hpp"
 #include "cache.hpp"
+#include "grammar/diagnostic.hpp"
 
 namespace napkin::measure {
 
 namespace {
 
 // "cpu.copy_bandwidth(threads=1)" → copy_bandwidth_one_thread; the
-// all-threads variant and the default dtype keep the plain name.
-std::string field_name(const Measurement& m, int all_threads) {
+// all-threads variant and the default dtype keep the plain name; a probe
+// whose field is a prefix takes it and its dtype ("peak_" → peak_bf16).
+std::string field_name(const Measurement& m, int all_threads, const FieldNames& names) {
   std::string base = m.probe.substr(m.probe.find('.') + 1);
   const auto arg = [&](const std::string& k) {
     const std::string key = k + "=";
@@ -30,7 +31,8 @@ std::string field_name(const Measurement& m, int all_threads) {
     const auto end = m.variant.find(',', at);
     return m.variant.substr(at + key.size(), end == std::string::npos ? std::string::npos : end - at - key.size());
   };
-  if (base == "matmul_throughput") base = "peak_" + arg("dtype");
+  if (const auto it = names.by_probe.find(base); it != names.by_probe.end() && FieldNames::is_prefix(it->second))
+    base = it->second + arg("dtype");
   if (const std::string memory = arg("memory"); memory == "pageable") base += "_pageable";
   if (const std::string threads = arg("threads"); !threads.empty() && std::atoi(threads.c_str()) != all_threads)
     base += threads == "1" ? "_one_thread" : "_" + threads + "_threads";
@@ -79,7 +81,8 @@ bool is_unit_text(const std::string& s) {
 
 }  // namespace
 
-Profile make_profile(const std::string& device, const std::vector<Measurement>& ms, double gpu_memory_bytes) {
+Profile make_profile(const std::string& device, const std::vector<Measurement>& ms, double gpu_memory_bytes,
+                     const FieldNames& names) {
   Profile p;
   p.device = device;
   p.measured_at = utc_now();
@@ -87,20 +90,22 @@ Profile make_profile(const std::string& device, const std::vector<Measurement>& 
   const std::string prefix = gpu ? "gpu." : "cpu.";
   std::string device_name = device.substr(device.find(':') + 1);
   device_name.erase(0, device_name.find_first_not_of(' '));
-  p.fields.push_back({"name", device_name + " (measured)", true, 0, "", ""});
+  if (!names.device_name.empty()) p.fields.push_back({names.device_name, device_name + " (measured)", true, 0, "", ""});
 
   int all_threads = 0;
   for (const auto& m : ms) {
     const auto at = m.variant.find("threads=");
     if (at != std::string::npos) all_threads = std::max(all_threads, std::atoi(m.variant.c_str() + at + 8));
   }
-  // memory_bandwidth first: the figure formulas read, taken from the copy probe.
+  // The copy probe's field first (memory_bandwidth): the figure formulas read.
+  const std::string copy = "copy_bandwidth";
+  const std::string bandwidth = names.spec_field(copy, "");
   for (const auto& m : ms)
-    if (m.probe == prefix + "copy_bandwidth" && field_name(m, all_threads) == "copy_bandwidth") add(p, "memory_bandwidth", m);
-  if (gpu && gpu_memory_bytes > 0)
-    p.fields.push_back({"memory_capacity", "", false, gpu_memory_bytes, "B", "device memory as the CUDA runtime reports it"});
+    if (!bandwidth.empty() && m.probe == prefix + copy && field_name(m, all_threads, names) == copy) add(p, bandwidth, m);
+  if (gpu && gpu_memory_bytes > 0 && !names.device_memory.empty())
+    p.fields.push_back({names.device_memory, "", false, gpu_memory_bytes, "B", "device memory as the CUDA runtime reports it"});
   for (const auto& m : ms)
-    if (m.probe.rfind(prefix, 0) == 0) add(p, field_name(m, all_threads), m);
+    if (m.probe.rfind(prefix, 0) == 0) add(p, field_name(m, all_threads, names), m);
   p.measurements = ms;
   return p;
 }
@@ -112,12 +117,6 @@ constexpr const char* kProfileHeader =
     "# [hardware] holds the record's fields; [measurements] every probe in full.\n\n";
 toml::table profile_doc(const Profile& p);
 }  // namespace
-
-void write_profile(const std::string& path, const Profile& p) {
-  write_atomically(path,
-                   fmt::format(kProfileHeader, p.measured_at, std::filesystem::path(path).filename().string()),
-                   profile_doc(p));
-}
 
 std::string profile_toml(const std::string& path, const Profile& p) {
   return toml_text(fmt::format(kProfileHeader, p.measured_at, std::filesystem::path(path).filename().string()),
@@ -155,18 +154,18 @@ Profile read_profile(const std::string& path) {
     doc = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     const auto& at = e.source().begin;
-    throw std::runtime_error(fmt::format("{}:{}:{}: {}", path, at.line, at.column, e.description()));
+    fail(codes::io, fmt::format("{}:{}:{}: {}", path, at.line, at.column, e.description()));
   }
   Profile p;
   p.device = doc["profile"]["device"].value_or(std::string());
   p.measured_at = doc["profile"]["measured_at"].value_or(std::string());
   const toml::table* hw = doc["hardware"].as_table();
-  if (!hw) throw std::runtime_error(fmt::format("{} has no [hardware] table", path));
+  if (!hw) fail(codes::io, fmt::format("{} has no [hardware] table", path));
   p.hardware_line = hw->source().begin.line;
   for (const auto& [key, node] : *hw) {
     const std::string name(key.str());
     if (!is_identifier(name))
-      throw std::runtime_error(fmt::format("{}: `{}` in [hardware] is not a field name napkin can use", path, name));
+      fail(codes::io, fmt::format("{}: `{}` in [hardware] is not a field name napkin can use", path, name));
     ProfileField f;
     f.name = name;
     f.line = key.source().begin.line;
@@ -179,18 +178,18 @@ Profile read_profile(const std::string& path) {
       f.value = *v;
     } else if (const toml::table* t = node.as_table()) {
       auto v2 = (*t)["value"].value<double>();
-      if (!v2) throw std::runtime_error(fmt::format("{}: hardware.{} has no numeric `value`", path, name));
+      if (!v2) fail(codes::io, fmt::format("{}: hardware.{} has no numeric `value`", path, name));
       f.value = *v2;
       f.unit = (*t)["unit"].value_or(std::string());
       f.provenance = (*t)["provenance"].value_or(std::string());
       if (!is_unit_text(f.unit))
-        throw std::runtime_error(fmt::format("{}: hardware.{} has a unit napkin cannot read: \"{}\"", path, name, f.unit));
+        fail(codes::io, fmt::format("{}: hardware.{} has a unit napkin cannot read: \"{}\"", path, name, f.unit));
     } else {
-      throw std::runtime_error(
-          fmt::format("{}: hardware.{} must be a string, a number or a table with value and unit", path, name));
+      fail(codes::io,
+           fmt::format("{}: hardware.{} must be a string, a number or a table with value and unit", path, name));
     }
     if (!f.is_string && !std::isfinite(f.value))
-      throw std::runtime_error(fmt::format("{}: hardware.{} is not a finite number", path, name));
+      fail(codes::io, fmt::format("{}: hardware.{} is not a finite number", path, name));
     p.fields.push_back(std::move(f));
   }
   if (const toml::table* all = doc["measurements"].as_table())
@@ -198,8 +197,8 @@ Profile read_profile(const std::string& path) {
       if (const toml::table* t = node.as_table()) {
         try {
           p.measurements.push_back(from_toml(*t));
-        } catch (const std::runtime_error& e) {
-          throw std::runtime_error(fmt::format("{}: measurements.\"{}\": {}", path, key.str(), e.what()));
+        } catch (const Error& e) {
+          fail(codes::io, fmt::format("{}: measurements.\"{}\": {}", path, key.str(), e.what()));
         }
       }
   return p;

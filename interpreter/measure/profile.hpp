@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "field_names.hpp"
 #include "measurement.hpp"
 
 namespace napkin::measure {
@@ -32,14 +33,17 @@ struct Profile {
 };
 
 // The record's fields from a run of `napkin measure`: the GPU's when there
-// is one (memory_bandwidth from the copy probe, peak_DTYPE from matmul),
-// else the CPU's. `gpu_memory_bytes` is the device memory the runtime reports.
-Profile make_profile(const std::string& device, const std::vector<Measurement>& ms, double gpu_memory_bytes);
+// is one, else the CPU's, named as `names` says (the copy probe's figure
+// under its field, memory_bandwidth; a matmul's under its prefix and dtype,
+// peak_bf16; every other probe under its own name). `gpu_memory_bytes` is
+// the device memory the runtime reports.
+Profile make_profile(const std::string& device, const std::vector<Measurement>& ms, double gpu_memory_bytes,
+                     const FieldNames& names);
 
-void write_profile(const std::string& path, const Profile& p);
-// The text write_profile writes to `path`, for a caller that writes it itself.
+// The profile as the TOML text `napkin measure --out PATH` writes (through
+// io's write_output).
 std::string profile_toml(const std::string& path, const Profile& p);
-// Throws std::runtime_error naming the file and what is wrong with it.
+// Throws napkin::Error naming the file and what is wrong with it.
 Profile read_profile(const std::string& path);
 
 // napkin source for the profile: `hardware profile extends gpu { ... }`.

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <barrier>
 #include <functional>
-#include <stdexcept>
 #include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
+#include "grammar/diagnostic.hpp"
 
 namespace napkin::measure {
 
@@ -23,11 +23,11 @@ class ThreadTeam {
   // How a member is started; tests pass one that fails part-way.
   using Start = std::function<std::thread(std::function<void()>)>;
 
-  // Throws std::runtime_error, with every thread it started joined again,
+  // Throws napkin::Error, with every thread it started joined again,
   // when a thread cannot start or the size is beyond kMaxSize.
   explicit ThreadTeam(int size, const Start& start = nullptr) : size_(size < 1 ? 1 : size), sync_(size_) {
     if (size_ > kMaxSize)
-      throw std::runtime_error(fmt::format("a team of {} threads is more than the {} napkin allows", size_, kMaxSize));
+      fail(codes::probe_unavailable, fmt::format("a team of {} threads is more than the {} napkin allows", size_, kMaxSize));
     workers_.reserve(static_cast<std::size_t>(size_ - 1));
     for (int i = 1; i < size_; ++i) {
       auto body = [this, i] {
@@ -45,7 +45,7 @@ class ThreadTeam {
         // they are waiting at the first barrier, so arrive for the caller
         // and for every member that never started, and they leave.
         release(i - 1);
-        throw std::runtime_error(fmt::format("cannot start thread {} of {}: {}", i + 1, size_, e.what()));
+        fail(codes::probe_unavailable, fmt::format("cannot start thread {} of {}: {}", i + 1, size_, e.what()));
       }
     }
   }

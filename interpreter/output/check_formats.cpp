@@ -41,7 +41,8 @@ std::string outcome_lines(const CheckOutcome& c) {
       if (c.error && !c.error->rendered.empty())  // with its line and caret, where the file may be quoted
         out = c.error->rendered;
       else
-        out = fmt::format("{}:{}: error[{}]: {}\n", c.file, c.line, c.error ? c.error->code : "E0000", c.message);
+        out = fmt::format("{}:{}: {}: {}\n", c.file, c.line,
+                          error_tag(c.error ? c.error->code : code_text(codes::internal)), c.message);
       break;
   }
   if (!c.relation.empty() && c.status != CheckOutcome::Status::passed) {

@@ -126,7 +126,7 @@ std::string document(const std::string& body) {
 }
 
 std::string cell(const Interpreter& in, const SweepCell& c) {
-  if (!c.ok && c.needs.empty()) return fmt::format("error[{}]", code_text(c.error));
+  if (!c.ok && c.needs.empty()) return error_tag(c.error);
   if (!c.ok) return "needs \\texttt{" + latex_text(c.needs) + "}";
   if (c.value.kind == Value::Kind::String) return latex_text(c.value.str());
   return "$" + latex_math(value_term(in, c.value)) + "$";

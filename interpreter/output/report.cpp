@@ -65,7 +65,7 @@ struct Errors {
     FieldReport f;
     f.qualified = std::move(qualified);
     f.name = std::move(name);
-    f.error = fmt::format("error[{}]: {}", code_text(d.code), d.message);
+    f.error = headline(d);
     f.diagnostic = d;
     for (const auto& l : d.labels)
       if (l.primary && l.span.valid()) {

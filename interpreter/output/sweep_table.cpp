@@ -21,7 +21,7 @@ std::size_t width(std::string_view s) {
 }
 
 std::string shown(const Interpreter& in, const SweepCell& c) {
-  if (!c.ok && c.needs.empty()) return fmt::format("error[{}]", code_text(c.error));  // the point failed
+  if (!c.ok && c.needs.empty()) return error_tag(c.error);  // the point failed
   if (!c.ok) return "needs " + c.needs;
   if (c.value.kind == Value::Kind::String) return visible_controls(c.value.str(), false);  // a table cell needs no quotes, and holds one line
   return in.show(c.value);

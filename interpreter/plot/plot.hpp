@@ -1,6 +1,5 @@
 #pragma once
 // `napkin plot`: SVG pictures of a file's numbers, for notes and reviews.
-#include <stdexcept>
 #include <string>
 
 #include "interpreter/core/interpreter.hpp"
@@ -9,18 +8,15 @@
 
 namespace napkin {
 
-// A plot that cannot be drawn where nothing in the file is to blame: no GPU
-// to draw a roofline for (E0805, with no place). Anything with a place (a
-// --gpu that is not hardware, a bandwidth of 0, a sweep over something that
-// is not a number, too many points) is a napkin::Error at that place.
-struct PlotError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 struct RooflineOptions {
   std::string gpu;                 // an expression naming a hardware record; empty: the file's own
   std::string peak = stdlib_names::peak_bf16;  // the hardware field that sets the compute ceiling
 };
+
+// A plot that cannot be drawn is a napkin::Error E0805 (cannot_plot): at its
+// place where it has one (a --gpu that is not hardware, a bandwidth of 0, a
+// sweep over something that is not a number), with none where nothing in
+// the file is to blame (no GPU to draw a roofline for).
 
 // The GPU's roofline, log–log, with a labelled point for every operation the
 // file gives an intensity for: every field in FLOP/B of its records and lets

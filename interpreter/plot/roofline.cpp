@@ -77,7 +77,7 @@ std::string default_gpu(const Report& r, const std::string& peak) {
   for (const auto& s : r.sections)
     for (const auto& f : s.fields)
       if (f.ok && f.name == names::gpu && f.value.kind == Value::Kind::Record) return s.name + "." + names::gpu;
-  throw PlotError(fmt::format(
+  fail(codes::cannot_plot, fmt::format(
       "this file defines no hardware with memory_bandwidth and {} and no field named `gpu`; name one with --gpu, e.g. --gpu h100_sxm",
       peak));
 }

@@ -69,7 +69,7 @@ bool numeric(const Rows& rows, std::size_t col) {
 }
 
 std::string text_of(const Interpreter& in, const SweepCell& c) {
-  if (!c.ok && c.needs.empty()) return fmt::format("error[{}]", code_text(c.error));
+  if (!c.ok && c.needs.empty()) return error_tag(c.error);
   if (!c.ok) return "needs " + c.needs;
   return c.value.kind == Value::Kind::String ? c.value.str() : in.show(c.value);
 }

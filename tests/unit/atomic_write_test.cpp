@@ -11,19 +11,12 @@
 
 #include "interpreter/io/atomic_write.hpp"
 #include "grammar/diagnostic.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
+using napkin::test::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "napkin-atomic-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

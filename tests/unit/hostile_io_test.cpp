@@ -13,19 +13,11 @@
 #include "interpreter/core/suggest.hpp"
 #include "interpreter/io/atomic_write.hpp"
 #include "interpreter/io/read_source.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
-namespace {
-struct Dir {
-  fs::path path;
-  Dir() {
-    std::string t = (fs::temp_directory_path() / "napkin-hostile-XXXXXX").string();
-    path = ::mkdtemp(t.data());
-  }
-  ~Dir() { fs::remove_all(path); }
-};
-}  // namespace
+using Dir = napkin::test::TempDir;
 
 TEST_CASE("read_source refuses devices and FIFOs, and reads a pipe only when asked", "[hostile]") {
   std::string text;

@@ -166,8 +166,9 @@ TEST_CASE("a thread team that cannot start a thread joins the ones it started", 
   try {
     ThreadTeam team(16, fail_at_fifth);
     FAIL("the team started all 16 threads");
-  } catch (const std::runtime_error& e) {
-    CHECK(std::string(e.what()).find("cannot start thread 6 of 16") == 0);
+  } catch (const napkin::Error& e) {
+    CHECK(e.diagnostic().code == napkin::Code::probe_unavailable);
+    CHECK(e.diagnostic().message.find("cannot start thread 6 of 16") == 0);
   }
   CHECK(started == 4);  // and the process is still here: no std::terminate
 

@@ -18,8 +18,10 @@
 #include "interpreter/core/interpreter.hpp"
 #include "interpreter/core/prelude.hpp"
 #include "interpreter/core/stdlib_files.hpp"
+#include "temp_dir.hpp"
 
 using namespace napkin;
+using napkin::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
@@ -91,16 +93,6 @@ void same_both_ways(const std::string& text) {
   CHECK(walk(parsed, file) == walk(loaded, file));
   CHECK(compile_ast(loaded).words == c.words);
 }
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string t = (fs::temp_directory_path() / "napkin-stdlib-XXXXXX").string();
-    path = ::mkdtemp(t.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-  void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
-};
 
 std::string rendered_error(Interpreter& in, Module* m, const std::string& expr) {
   try {

@@ -5,17 +5,26 @@
 
 using napkin::test::Session;
 
+// SI prefixes are powers of 1000, IEC's (IEC 80000-13) powers of 1024; a byte is 8 bits.
 TEST_CASE("SI and IEC prefixes are exact and distinct", "[units]") {
+  const auto [expr, si] = GENERATE(table<const char*, double>({
+      {"1 GB", 1e9},
+      {"1 GiB", 1073741824.0},
+      {"1 GiB / 1 GB", 1.073741824},
+      {"1 KiB", 1024},
+      {"1 kB", 1000},
+      {"1 TB/s", 1e12},
+      {"8 bit", 1},
+      {"100 Gb/s", 12.5e9},
+      {"1 Gparam", 1e9},
+  }));
+  CAPTURE(expr);
   Session s;
-  CHECK(s.si("1 GB") == 1e9);
-  CHECK(s.si("1 GiB") == 1073741824.0);
-  CHECK(s.si("1 GiB / 1 GB") == 1.073741824);
-  CHECK(s.si("1 KiB") == 1024);
-  CHECK(s.si("1 kB") == 1000);
-  CHECK(s.si("1 TB/s") == 1e12);
-  CHECK(s.si("8 bit") == 1);
-  CHECK(s.si("100 Gb/s") == 12.5e9);
-  CHECK(s.si("1 Gparam") == 1e9);
+  CHECK(s.si(expr) == si);
+}
+
+TEST_CASE("a decimal figure with a prefix keeps its digits", "[units]") {
+  Session s;
   CHECK(s.si("1307.4 TFLOP/s") == Approx(1.3074e15));
 }
 
@@ -25,33 +34,46 @@ TEST_CASE("the lab's exactly-10-GiB KV cache", "[units]") {
   CHECK(s.si("2 * 80 * 8 * 128 * 32768 * 2 B") == 10.0 * 1073741824.0);
 }
 
+// A year is 365 days (docs/language.md's unit table).
 TEST_CASE("time units", "[units]") {
+  const auto [expr, seconds] = GENERATE(table<const char*, double>({
+      {"1 ms", 1e-3},
+      {"1 µs", 1e-6},
+      {"1 us", 1e-6},
+      {"1 h", 3600},
+      {"1 day", 86400},
+      {"1 year", 365 * 86400.0},
+  }));
+  CAPTURE(expr);
   Session s;
-  CHECK(s.si("1 ms") == 1e-3);
-  CHECK(s.si("1 µs") == 1e-6);
-  CHECK(s.si("1 us") == 1e-6);
-  CHECK(s.si("1 h") == 3600);
-  CHECK(s.si("1 day") == 86400);
-  CHECK(s.si("1 year") == 365 * 86400.0);
-  CHECK(s.show("39.02 GB / (5.3 TB/s) -> ms") == "7.362 ms");
+  CHECK(s.si(expr) == seconds);
+}
+
+TEST_CASE("a time converts to the unit asked for", "[units]") {
+  Session s;
+  CHECK(s.show("39.02 GB / (5.3 TB/s) -> ms") == "7.362 ms");  // 39.02e9 / 5.3e12 s = 7.3623 ms
 }
 
 TEST_CASE("display picks a prefix by magnitude", "[units][format]") {
+  const auto [expr, shown] = GENERATE(table<const char*, const char*>({
+      {"39.02 GB", "39.02 GB"},
+      {"5.3 TB/s", "5.3 TB/s"},
+      {"989.4 TFLOP/s", "989.4 TFLOP/s"},
+      {"1 token / (7.362 ms)", "135.8 token/s"},  // 1 / 0.007362 s = 135.83
+      {"0.0175 s", "17.5 ms"},
+      {"20.31 day", "20.31 day"},
+      {"1365 FLOP/B", "1,365 FLOP/B"},
+      {"124_439_808 param", "124,439,808 param"},
+      {"6144", "6,144"},
+      {"40%", "40%"},
+      {"40% * 2", "0.8"},
+      {"0.112 -> %", "11.2%"},
+      {"$2/hour", "2 USD/hour"},
+      {"1.756e23 FLOP", "1.756e23 FLOP"},
+  }));
+  CAPTURE(expr);
   Session s;
-  CHECK(s.show("39.02 GB") == "39.02 GB");
-  CHECK(s.show("5.3 TB/s") == "5.3 TB/s");
-  CHECK(s.show("989.4 TFLOP/s") == "989.4 TFLOP/s");
-  CHECK(s.show("1 token / (7.362 ms)") == "135.8 token/s");
-  CHECK(s.show("0.0175 s") == "17.5 ms");
-  CHECK(s.show("20.31 day") == "20.31 day");
-  CHECK(s.show("1365 FLOP/B") == "1,365 FLOP/B");
-  CHECK(s.show("124_439_808 param") == "124,439,808 param");
-  CHECK(s.show("6144") == "6,144");
-  CHECK(s.show("40%") == "40%");
-  CHECK(s.show("40% * 2") == "0.8");
-  CHECK(s.show("0.112 -> %") == "11.2%");
-  CHECK(s.show("$2/hour") == "2 USD/hour");
-  CHECK(s.show("1.756e23 FLOP") == "1.756e23 FLOP");
+  CHECK(s.show(expr) == shown);
 }
 
 TEST_CASE("numbers keep 4 significant digits and group thousands", "[format]") {
