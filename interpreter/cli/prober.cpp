@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 
+#include "grammar/diagnostic.hpp"
 #include "interpreter/core/record.hpp"
 #include "interpreter/core/suggest.hpp"
 #include "interpreter/measure/cache.hpp"
