@@ -165,7 +165,7 @@ TEST_CASE("a substituted operand is parenthesized where it would read ambiguousl
   CHECK(token_text(expression_tokens(parse(source), o)) == want);
 }
 
-// Random trees, printed and parsed back: the printer's parentheses keep
+// Random trees, printed and parsed back: the stream's parentheses keep
 // every tree, and printing what it printed changes nothing.
 TEST_CASE("printing then parsing gives the same tree, for random expressions", "[tokens]") {
   const unsigned seed = GENERATE(range(1u, 301u));
