@@ -90,8 +90,8 @@ class Builder {
   Operand build(const Expr& e) {
     if (o_.substitute)
       if (auto s = o_.substitute(e)) {
-        const bool c = compound(*s);
-        return {std::move(*s), kAtom, c};
+        const bool c = compound(s->tokens);
+        return {std::move(s->tokens), s->binding, c};
       }
     return node(e);
   }

@@ -64,12 +64,20 @@ struct Token {
 };
 using Tokens = std::vector<Token>;
 
+// Tokens that stand for a node, and how tightly they bind there: a value
+// binds like a number, the branch an `if` took like that branch.
+struct Replacement {
+  Tokens tokens;
+  int binding = binding::kAtom;
+};
+
 struct TokenOptions {
   bool pretty = false;  // `·` for `*`, and `(a / b) · c` (a derivation is read, not parsed)
   // A node shown as other tokens: in a derivation, a name as its value, an
-  // `if` as the branch it took. The tokens stand as one operand, in
-  // parentheses where they read ambiguously beside an operator (`compound`).
-  std::function<std::optional<Tokens>(const ast::Expr&)> substitute;
+  // `if` as the branch it took. They stand as one operand, in parentheses
+  // where they bind looser than the operator around them or read
+  // ambiguously beside it (`compound`).
+  std::function<std::optional<Replacement>(const ast::Expr&)> substitute;
 };
 
 // The expression's tokens, with the fewest parentheses that keep its

@@ -53,10 +53,10 @@ Term term_of(const ast::Expr& e, const TermOptions& o) {
   TokenOptions t;
   t.pretty = o.pretty;
   if (o.substitute)
-    t.substitute = [&](const ast::Expr& node) -> std::optional<Tokens> {
+    t.substitute = [&](const ast::Expr& node) -> std::optional<Replacement> {
       auto s = o.substitute(node);
       if (!s) return std::nullopt;
-      return std::move(s->tokens);
+      return Replacement{std::move(s->tokens), s->binding};
     };
   Term out;
   out.tokens = expression_tokens(e, t, &out.binding);

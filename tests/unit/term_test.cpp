@@ -53,3 +53,16 @@ TEST_CASE("a conversion after a term groups what binds looser", "[term]") {
   CHECK(text(converted(term_of(in.parse_snippet("<test>", "if a then b else c")), "GiB")) == "(if a then b else c) -> GiB");
   CHECK(text(converted(term_of(in.parse_snippet("<test>", "x -> GB")), "GiB")) == "(x -> GB) -> GiB");
 }
+
+// The branch an `if` took stands in its place with its own binding: a
+// difference inside a product keeps its parentheses.
+TEST_CASE("a substituted branch binds as the branch does", "[term]") {
+  Interpreter in;
+  const ast::Expr& e = in.parse_snippet("<test>", "x * (if c then a - b else d) / 2");
+  TermOptions sub;
+  sub.substitute = [&](const ast::Expr& n) -> std::optional<Term> {
+    if (n.kind != ast::ExprKind::If) return std::nullopt;
+    return term_of(*n.items[1]);
+  };
+  CHECK(text(term_of(e, sub)) == "x · (a - b) / 2");
+}

@@ -133,6 +133,12 @@ TEST_CASE("each token says what it is, where a line may break, and how deep in b
   CHECK(shape(expression_tokens(parse(source))) == want);
 }
 
+static TokenOptions o_pretty() {
+  TokenOptions o;
+  o.pretty = true;
+  return o;
+}
+
 // A derivation replaces names by values; a value that reads ambiguously
 // beside an operator takes parentheses there, one that does not stays bare.
 TEST_CASE("a substituted operand is parenthesized where it would read ambiguously", "[tokens]") {
@@ -146,21 +152,33 @@ TEST_CASE("a substituted operand is parenthesized where it would read ambiguousl
       {"-v", "5.3 TB/s", "-(5.3 TB/s)"},
       {"-v", "3 ms", "-3 ms"},
       {"v ^ 2", "2 m/s", "(2 m/s)^2"},
+      {"a / v", "b * c", "a / (b · c)"},
+      {"a * v", "b - c", "a · (b - c)"},
+      {"a - v", "b + c", "a - (b + c)"},
+      {"a + v", "b + c", "a + (b + c)"},
+      {"a / v", "(b + c)", "a / (b + c)"},
+      {"a and v", "b or c", "a and (b or c)"},
   }));
   INFO(source << " with v = " << value);
   const ast::Expr& shown = parse(value);
   TokenOptions o;
   o.pretty = true;
-  o.substitute = [&](const ast::Expr& e) -> std::optional<Tokens> {
+  o.substitute = [&](const ast::Expr& e) -> std::optional<Replacement> {
     if (e.kind != ast::ExprKind::Name || e.text != "v") return std::nullopt;
-    // a value as a derivation shows it: `-3` is one number
     Tokens t;
-    if (shown.kind == ast::ExprKind::Negate) {
-      append_number(t, "-" + shown.items[0]->text, "", false);
-      return t;
+    if (shown.kind == ast::ExprKind::Negate && shown.items[0]->kind == ast::ExprKind::Number) {
+      append_number(t, "-" + shown.items[0]->text, "", false);  // a value as a derivation shows it: one number
+      return Replacement{t};
     }
-    append_number(t, shown.text, shown.unit ? shown.unit->text : "", false);
-    return t;
+    if (shown.kind == ast::ExprKind::Number) {
+      append_number(t, shown.text, shown.unit ? shown.unit->text : "", false);
+      return Replacement{t};
+    }
+    // An `if`'s branch, with its own binding; one written in brackets stays one operand.
+    int bind = 0;
+    t = expression_tokens(shown, o_pretty(), &bind);
+    if (value[0] == '(') return Replacement{grouped(std::move(t))};
+    return Replacement{t, bind};
   };
   CHECK(token_text(expression_tokens(parse(source), o)) == want);
 }
