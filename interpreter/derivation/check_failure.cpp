@@ -12,7 +12,7 @@ int digits_to_differ(const Interpreter& in, const CheckResult& c) {
   int digits = in.options().digits;
   if (s.approx) {
     while (digits < 17 && in.show(c.actual, digits) == in.show(c.expected, digits)) ++digits;
-  } else if (s.value->kind == ast::ExprKind::Binary && ast::precedence(s.value->op) == 5) {
+  } else if (s.value->kind == ast::ExprKind::Binary && ast::precedence(s.value->op) == binding::kCompare) {
     const auto side = [&](const ast::Expr& e, int n) { return text(derive(in, e, c.trace, Value{}, n).substituted); };
     while (digits < 17 && side(*s.value->items[0], digits) == side(*s.value->items[1], digits)) ++digits;
   }

@@ -65,16 +65,8 @@ Derivation derive(const Interpreter& in, const ast::Expr& formula, const Trace& 
     if (it->value.kind == Value::Kind::Function) return std::nullopt;  // keep the function's name
     Term t = value_term(in, it->value, digits);
     // A whole-formula measurement's note follows the result line instead.
-    if (node.kind == ast::ExprKind::Measure && it->value.note && &node != &formula) {
-      Term noted;
-      noted.kind = Term::Kind::Noted;
-      noted.items.push_back(std::move(t));
-      Term note;
-      note.kind = Term::Kind::Text;
-      note.text = *it->value.note;
-      noted.items.push_back(std::move(note));
-      return noted;
-    }
+    if (node.kind == ast::ExprKind::Measure && it->value.note && &node != &formula)
+      return noted(std::move(t), *it->value.note);
     return t;
   };
   d.substituted = term_of(formula, sub);
@@ -82,6 +74,15 @@ Derivation derive(const Interpreter& in, const ast::Expr& formula, const Trace& 
 }
 
 namespace {
+
+// `x -> unit` where x prints as `result`.
+bool conversion_of(const Term& t, const std::string& result) {
+  const Tokens& k = t.tokens;
+  for (std::size_t i = k.size(); i-- > 0;)
+    if (k[i].kind == Token::Kind::Operator && k[i].text == "->" && k[i].depth == 0)
+      return token_text(k.data(), k.data() + i) == result;
+  return false;
+}
 
 // Which of formula (0), substituted (1) and result (2) a derivation prints,
 // without repeats; `text` gets their plain text.
@@ -97,8 +98,7 @@ std::vector<int> printed(const Derivation& d, std::vector<std::string>* text) {
   }
   std::string substituted = napkin::text(d.substituted), result = napkin::text(d.result);
   // `time -> day` substitutes to `5.771 day -> day`: the result says it once.
-  const std::size_t arrow = substituted.rfind(" -> ");
-  const bool converted_only = arrow != std::string::npos && substituted.compare(0, arrow, result) == 0;
+  const bool converted_only = conversion_of(*d.substituted, result);
   std::vector<int> which{0};
   const std::string* last = &formula;
   if (substituted != formula && !converted_only) {

@@ -35,9 +35,17 @@ using ast::Expr;
 using ast::ExprKind;
 using ast::ExprPtr;
 
+// A synthetic node of the new tree: a number as shown, whose unit the
+// simplifications below may rewrite, or any other term.
+struct Leaf {
+  std::optional<Shown> number;
+  Term term;
+  Term shown() const { return number ? shown_term(*number) : term; }
+};
+
 struct Flattener {
   const Interpreter& in;
-  std::unordered_map<const Expr*, Term> leaves;          // synthetic nodes printed as these terms
+  std::unordered_map<const Expr*, Leaf> leaves;          // synthetic nodes printed as these
   std::unordered_map<const Expr*, double> values;        // what each new node is known to equal (SI)
   std::vector<ExprPtr> dropped;                          // left out, but their addresses stay taken
   std::size_t budget = 400;  // formulas inlined; past it, values stand in
@@ -53,7 +61,7 @@ struct Flattener {
   std::vector<Frame> frames;
   int current = -1;
 
-  ExprPtr leaf(const Expr& at, Term t, std::optional<double> v = std::nullopt) {
+  ExprPtr leaf(const Expr& at, Leaf t, std::optional<double> v = std::nullopt) {
     auto n = std::make_unique<Expr>(ExprKind::Name, at.span);
     leaves[n.get()] = std::move(t);
     if (v) values[n.get()] = *v;
@@ -61,27 +69,27 @@ struct Flattener {
   }
 
   // The expression as it is written, standing for itself.
-  ExprPtr as_written(const Expr& e, std::optional<double> v = std::nullopt) { return leaf(e, term_of(e), v); }
+  ExprPtr as_written(const Expr& e, std::optional<double> v = std::nullopt) { return leaf(e, {{}, term_of(e)}, v); }
 
   // A value with the fewest digits that give it back exactly (to 12 digits):
   // an input is `1,307.4 TFLOP/s`, as the spec writes it, not `1,307`, so the
   // line evaluates to its result. A measured value or a range shows as usual.
-  Term exact_term(const Value& v) const {
-    Term t = value_term(in, v);
-    if (v.kind != Value::Kind::Quantity || v.note || !t.items.empty() || t.text.empty() || t.text[0] == '$') return t;
+  Shown exact(const Value& v) const {
+    Shown t = shown_value(in, v);
+    if (v.note || !t.rest.empty() || t.number.empty() || t.number[0] == '$') return t;
     const auto number = [](const std::string& s) {
       std::string digits;
       for (char c : s)
         if (c != ',') digits += c;
       return std::strtod(digits.c_str(), nullptr);
     };
-    const Term full = value_term(in, v, 17);
+    const Shown full = shown_value(in, v, 17);
     if (full.unit != t.unit) return t;
-    const double want = number(full.text);
-    for (int d = in.options().digits + 1; number(t.text) != want && d <= 17; ++d) {
-      Term more = value_term(in, v, d);
+    const double want = number(full.number);
+    for (int d = in.options().digits + 1; number(t.number) != want && d <= 17; ++d) {
+      Shown more = shown_value(in, v, d);
       if (more.unit != full.unit) break;
-      const double got = number(more.text);
+      const double got = number(more.number);
       t = std::move(more);
       if (std::abs(got - want) <= 1e-12 * std::abs(want)) break;
     }
@@ -90,45 +98,38 @@ struct Flattener {
 
   // A range stands as it is written, `(35% to 55%)`: its median and interval
   // are no napkin a reader could type back.
-  ExprPtr range_leaf(const Expr& at, const Expr& literal) {
-    Term g;
-    g.kind = Term::Kind::Group;
-    g.items.push_back(term_of(literal));
-    return leaf(at, std::move(g));
-  }
+  ExprPtr range_leaf(const Expr& at, const Expr& literal) { return leaf(at, {{}, grouped(term_of(literal))}); }
 
   // `4 1/token`, as a value of that unit shows, is no napkin: `(4 / 1 token)`.
-  static Term per_unit(Term t) {
-    if (t.kind != Term::Kind::Number || t.unit.rfind("1/", 0) != 0 || !t.items.empty() ||
-        t.unit.find_first_of("/*^()", 2) != std::string::npos)
-      return t;
-    Term one;
-    one.kind = Term::Kind::Number;
-    one.text = "1";
-    one.unit = t.unit.substr(2);
-    t.unit.clear();
+  static Leaf per_unit(Shown t) {
+    if (t.unit.rfind("1/", 0) != 0 || !t.rest.empty() || t.unit.find_first_of("/*^()", 2) != std::string::npos)
+      return {std::move(t), {}};
     Term div;
-    div.kind = Term::Kind::Binary;
-    div.op = ast::BinOp::Div;
-    div.items = {std::move(t), std::move(one)};
-    Term g;
-    g.kind = Term::Kind::Group;
-    g.items.push_back(std::move(div));
-    return g;
+    append_number(div.tokens, t.number, "", false);
+    Token slash;
+    slash.kind = Token::Kind::Operator;
+    slash.text = "/";
+    slash.space = true;
+    slash.breaks = binding::kProduct;
+    div.tokens.push_back(std::move(slash));
+    append_number(div.tokens, "1", t.unit.substr(2), true);
+    return {{}, grouped(std::move(div))};
   }
 
   ExprPtr value_leaf(const Expr& at, const Value& v) {
-    Term t = per_unit(exact_term(v));
-    if (v.note && v.note->rfind("measured", 0) == 0) {
-      Term noted;
-      noted.kind = Term::Kind::Noted;
-      noted.items.push_back(std::move(t));
-      noted.items.emplace_back();
-      noted.items.back().kind = Term::Kind::Text;
-      noted.items.back().text = "measured";
-      t = std::move(noted);
-    }
+    Leaf t = v.kind == Value::Kind::Quantity ? per_unit(exact(v)) : Leaf{{}, value_term(in, v)};
+    if (v.note && v.note->rfind("measured", 0) == 0) t = {{}, noted(t.shown(), "measured")};
     return leaf(at, std::move(t), v.kind == Value::Kind::Quantity ? std::optional<double>(v.q.v) : std::nullopt);
+  }
+
+  // The new tree's nodes as terms: each leaf as what it stands for.
+  TermOptions printing() const {
+    TermOptions o;
+    o.substitute = [this](const Expr& node) -> std::optional<Term> {
+      auto it = leaves.find(&node);
+      return it == leaves.end() ? std::nullopt : std::optional<Term>(it->second.shown());
+    };
+    return o;
   }
 
   // The formula `f`, evaluated with trace `t`, inlined.
@@ -142,7 +143,7 @@ struct Flattener {
   }
 
   // `131072` and `131_072` as a value shows: `131,072`.
-  static std::string grouped(const std::string& text) {
+  static std::string digit_groups(const std::string& text) {
     std::string digits;
     for (char c : text)
       if (c != '_') digits += c;
@@ -158,22 +159,22 @@ struct Flattener {
   }
 
   // A leaf that is a number as shown, with nothing after it but its unit.
-  Term* number_leaf(const Expr& e) {
+  Shown* number_leaf(const Expr& e) {
     auto it = leaves.find(&e);
-    if (it == leaves.end() || it->second.kind != Term::Kind::Number || !it->second.items.empty()) return nullptr;
-    const std::string& s = it->second.text;
+    if (it == leaves.end() || !it->second.number || !it->second.number->rest.empty()) return nullptr;
+    const std::string& s = it->second.number->number;
     if (s.empty() || s[0] == '$' || s.back() == '%') return nullptr;
-    return &it->second;
+    return &*it->second.number;
   }
   // A 1 with no unit: left out as a factor or divisor.
   bool plain_one(const Expr& e) {
-    const Term* t = number_leaf(e);
+    const Shown* t = number_leaf(e);
     return t && t->unit.empty() && value_of(&e) == 1.0;
   }
   // `1 token`: a 1 whose unit is one name.
   bool unit_one(const Expr& e) {
-    const Term* t = number_leaf(e);
-    if (!t || t->text != "1" || t->unit.empty()) return false;
+    const Shown* t = number_leaf(e);
+    if (!t || t->number != "1" || t->unit.empty()) return false;
     for (char c : t->unit)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
     return true;
@@ -190,7 +191,7 @@ struct Flattener {
       if (side == 1 && n->op == ast::BinOp::Div) sign = -sign;
       n = n->items[side].get();
     }
-    Term* t = number_leaf(*n);
+    Shown* t = number_leaf(*n);
     if (!t || t->unit.find_first_of("*^() ") != std::string::npos) return false;
     std::string& u = t->unit;
     const std::size_t slash = u.rfind('/');
@@ -233,9 +234,8 @@ struct Flattener {
         double v = e.number * (e.percent ? 0.01 : 1);
         // With a unit its value is known only when it is zero, which is all the simplifications need.
         const bool known = !e.unit || e.number == 0;
-        Term written = term_of(e);
-        written.text = grouped(written.text);
-        return leaf(e, std::move(written), known ? std::optional<double>(v) : std::nullopt);
+        Shown written{digit_groups(e.text + (e.percent ? "%" : "")), e.unit ? e.unit->text : "", ""};
+        return leaf(e, {std::move(written), {}}, known ? std::optional<double>(v) : std::nullopt);
       }
       default: return as_written(e);
     }
@@ -327,9 +327,9 @@ struct Flattener {
     if (e.op == BinOp::Mul && plain_one(*l)) return keep(l, r);
     // `· 1 token` and `/ 1 token`: the unit goes onto the number beside it.
     if ((e.op == BinOp::Mul || e.op == BinOp::Div) && unit_one(*r) &&
-        attach(*l, leaves.at(r.get()).unit, e.op == BinOp::Mul ? 1 : -1, 1))
+        attach(*l, leaves.at(r.get()).number->unit, e.op == BinOp::Mul ? 1 : -1, 1))
       return keep(r, l);
-    if (e.op == BinOp::Mul && unit_one(*l) && attach(*r, leaves.at(l.get()).unit, 1, 0)) return keep(l, r);
+    if (e.op == BinOp::Mul && unit_one(*l) && attach(*r, leaves.at(l.get()).number->unit, 1, 0)) return keep(l, r);
     if ((e.op == BinOp::Add || e.op == BinOp::Sub) && rv == 0.0) return keep(r, l);
     if (e.op == BinOp::Add && lv == 0.0) return keep(l, r);
     auto n = std::make_unique<Expr>(ExprKind::Binary, e.span);
@@ -361,12 +361,7 @@ Term flat_formula(const Interpreter& in, const ast::Expr& formula, const Trace& 
   const ast::Expr* root = &formula;
   while (root->kind == ExprKind::Convert) root = root->items[0].get();
   ExprPtr tree = f.build(*root, trace);
-  TermOptions o;
-  o.substitute = [&](const Expr& node) -> std::optional<Term> {
-    auto it = f.leaves.find(&node);
-    return it == f.leaves.end() ? std::nullopt : std::optional<Term>(it->second);
-  };
-  return term_of(*tree, o);
+  return term_of(*tree, f.printing());
 }
 
 }  // namespace napkin

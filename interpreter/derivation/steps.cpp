@@ -52,21 +52,6 @@ std::optional<Place> opened(const Expr& e, const Trace& t, bool& call) {
   return p;
 }
 
-// `t -> unit`, with the parentheses an `if` or another conversion needs.
-Term converted(Term t, const std::string& unit) {
-  if (t.kind == Term::Kind::If || t.kind == Term::Kind::Convert) {
-    Term g;
-    g.kind = Term::Kind::Group;
-    g.items.push_back(std::move(t));
-    t = std::move(g);
-  }
-  Term c;
-  c.kind = Term::Kind::Convert;
-  c.unit = unit;
-  c.items.push_back(std::move(t));
-  return c;
-}
-
 // Calls that print the same lines once: `zero_shards(stage, from_stage, gpus) = … = 1`
 // three times over says nothing the first did not.
 std::vector<CallStep> distinct(std::vector<CallStep> calls) {

@@ -6,7 +6,9 @@
 #include "grammar/comments.hpp"
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
+#include "grammar/tokens.hpp"
 #include "formatter_rows.hpp"
+#include "wrap.hpp"
 
 namespace napkin {
 namespace {
@@ -16,175 +18,9 @@ using ast::ExprKind;
 using ast::Stmt;
 using ast::StmtKind;
 
-struct Line {
-  int indent = 0;
-  std::string text;
-};
-
 std::string print(const Expr& e) { return print_expr(e); }
 
-std::string quoted(const std::string& s) {
-  Expr e(ExprKind::String, Span{});
-  e.text = s;
-  return print(e);
-}
-
-// How tightly an expression binds, as the printer reckons it.
-int binding(const Expr& e) {
-  switch (e.kind) {
-    case ExprKind::Binary: return ast::precedence(e.op);
-    case ExprKind::Not: return 4;
-    case ExprKind::If:
-    case ExprKind::Convert: return 0;
-    case ExprKind::Measure: return e.fallback ? 0 : 12;
-    case ExprKind::Negate: return 9;
-    default: return 12;
-  }
-}
-
-// The closing quote of the string literal whose opening quote is at `i`.
-std::size_t string_end(const std::string& text, std::size_t i) {
-  for (++i; i < text.size() && text[i] != '"'; ++i)
-    if (text[i] == '\\') ++i;
-  return i;
-}
-
-// The operators of printed `text` outside brackets and strings, loosest
-// first: "a + b * c - d" → "a", "+ b * c", "- d".
-// Breaking a line there only turns a space into a newline, which the
-// grammar reads the same.
-std::vector<std::string> pieces(const std::string& text) {
-  static const std::vector<std::vector<std::string_view>> loosest_first = {
-      {" -> "}, {" or "}, {" and "}, {" == ", " != ", " <= ", " >= ", " < ", " > "},
-      {" to "}, {" + ", " - "}, {" * ", " / "}};
-  if (text.rfind("if ", 0) == 0 || text.rfind("measure(", 0) == 0) return {text};
-  std::vector<bool> outside(text.size(), false);  // outside brackets and strings
-  int depth = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '"') {
-      i = string_end(text, i);
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      --depth;
-    } else if (depth == 0) {
-      // An argument list breaks nowhere: a break inside one argument would
-      // read as a break between arguments.
-      if (c == ',') return {text};
-      outside[i] = true;
-    }
-  }
-  for (const auto& ops : loosest_first) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      if (!outside[i] || text[i] != ' ') continue;
-      for (std::string_view op : ops)
-        if (text.compare(i, op.size(), op) == 0) {
-          parts.push_back(text.substr(start, i - start));
-          start = i + 1;
-          i += op.size() - 1;
-          break;
-        }
-    }
-    if (!parts.empty()) {
-      parts.push_back(text.substr(start));
-      return parts;
-    }
-  }
-  return {text};
-}
-
-// `f(a, b)` → "f(", "a, b", ")": the bracketed group that ends the text.
-struct Group {
-  std::string open, inner, close;
-};
-
-std::optional<Group> last_group(const std::string& text) {
-  if (text.empty() || (text.back() != ')' && text.back() != ']')) return std::nullopt;
-  std::vector<std::size_t> opened;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '"') {
-      i = string_end(text, i);
-    } else if (c == '(' || c == '[' || c == '{') {
-      opened.push_back(i);
-    } else if ((c == ')' || c == ']' || c == '}') && !opened.empty()) {
-      if (i + 1 == text.size())
-        return Group{text.substr(0, opened.back() + 1), text.substr(opened.back() + 1, i - opened.back() - 1),
-                     text.substr(i)};
-      opened.pop_back();
-    }
-  }
-  return std::nullopt;
-}
-
-int width(const Line& l) { return l.indent + display_width(l.text); }
-
-// Puts `part` at the end of the last line if it fits there, else on a
-// continuation line at `cont`; a part too long for any line is broken
-// inside its last brackets. The first part of a value stays beside its `=`.
-void place(std::vector<Line>& out, int cont, const std::string& part, bool first) {
-  Line& line = out.back();
-  const bool bare = line.text.empty() || line.text.back() == ' ';
-  const std::string sep = bare ? "" : " ";
-  if (width(line) + display_width(sep + part) <= kFormatWidth) {
-    line.text += sep + part;
-    return;
-  }
-  if (!first && cont + display_width(part) <= kFormatWidth) {
-    out.push_back({cont, part});
-    return;
-  }
-  if (auto g = last_group(part)) {
-    const std::vector<std::string> inner = pieces(g->inner);
-    if (inner.size() > 1) {
-      place(out, cont, g->open + inner[0], first);
-      for (std::size_t i = 1; i < inner.size(); ++i)
-        place(out, cont, inner[i] + (i + 1 == inner.size() ? g->close : ""), false);
-      return;
-    }
-  }
-  if (first || bare)
-    out.back().text += sep + part;
-  else
-    out.push_back({cont, part});
-}
-
-void fill(std::vector<Line>& out, Line start, const std::string& text, int cont) {
-  out.push_back(std::move(start));
-  const std::vector<std::string> parts = pieces(text);
-  for (std::size_t i = 0; i < parts.size(); ++i) place(out, cont, parts[i], i == 0);
-}
-
-// `head` followed by `e`, on one line if it fits, else wrapped; continuation
-// lines are indented two more. A function's body moves to its own line.
-std::vector<Line> lay_out(int indent, const std::string& head, const Expr& e, bool body_on_next_line = false) {
-  const std::string flat = print(e);
-  if (width({indent, head + flat}) <= kFormatWidth) return {{indent, head + flat}};
-  std::vector<Line> out;
-  if (body_on_next_line) {
-    out.push_back({indent, head.substr(0, head.find_last_not_of(' ') + 1)});
-    for (Line& l : lay_out(indent + 2, "", e)) out.push_back(std::move(l));
-    return out;
-  }
-  if (e.kind != ExprKind::If) {
-    fill(out, {indent, head}, flat, indent + 2);
-    return out;
-  }
-  fill(out, {indent, head + "if "}, print(*e.items[0]), indent + 4);
-  for (const Expr* branch = &e;;) {
-    fill(out, {indent + 2, "then "}, print(*branch->items[1]), indent + 4);
-    const Expr& other = *branch->items[2];
-    if (other.kind != ExprKind::If || width({indent + 2, "else " + print(other)}) <= kFormatWidth) {
-      fill(out, {indent + 2, "else "}, print(other), indent + 4);
-      return out;
-    }
-    fill(out, {indent + 2, "else if "}, print(*other.items[0]), indent + 4);
-    branch = &other;
-  }
-}
+std::string quoted(const std::string& s) { return quote_string(s); }
 
 class Formatter {
  public:
@@ -322,8 +158,7 @@ class Formatter {
   static std::string check(const Stmt& st) {
     std::string t = "check " + check_label(st) + print(*st.value);
     if (!st.approx) return t;
-    std::string expected = print(*st.expected);
-    if (binding(*st.expected) < ast::precedence(ast::BinOp::Add)) expected = "(" + expected + ")";
+    const std::string expected = token_text(operand_tokens(*st.expected, binding::kSum));
     return t + " ≈ " + expected + " within " + print(*st.tolerance);
   }
 
@@ -383,8 +218,7 @@ class Formatter {
   std::size_t with_block(int indent, const std::string& head, const Expr& e, bool blank) {
     const std::uint32_t open = brace_after(e.items[0]->span.end);
     hoist(open, indent, blank);
-    std::string base = print(*e.items[0]);
-    if (binding(*e.items[0]) < 12) base = "(" + base + ")";
+    const std::string base = token_text(operand_tokens(*e.items[0], binding::kPostfix));
     return block(indent, head + base + " with", e.fields, open, e.span.end - 1, blank);
   }
 

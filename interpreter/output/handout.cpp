@@ -174,8 +174,8 @@ struct Builder {
     if (answer) {
       it.kind = HandoutItem::Kind::Answer;
       if (v.kind == Value::Kind::Quantity && needs.empty()) {
-        const Term t = value_term(in, v);
-        it.unit = !t.text.empty() && t.text.back() == '%' ? "%" : t.unit;
+        const Shown t = shown_value(in, v);
+        it.unit = !t.number.empty() && t.number.back() == '%' ? "%" : t.unit;
       } else if (v.kind == Value::Kind::Bool) {
         it.expects = "true or false";
       } else if (v.kind == Value::Kind::String) {
@@ -185,8 +185,7 @@ struct Builder {
       }
       out.answers.push_back(qualified);
     } else if (!needs.empty()) {
-      it.shown.kind = Term::Kind::Text;
-      it.shown.text = "needs " + needs;
+      it.shown = prose_term("needs " + needs);
     } else {
       it.shown = formula && !is_literal(*formula) ? term_of(*formula) : value_term(in, v);
     }

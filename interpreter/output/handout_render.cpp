@@ -138,7 +138,7 @@ std::string handout_markdown(const Handout& h) {
       out += "- " + code(it.name) + " = ";
       if (it.kind == Kind::Answer)
         out += "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_" + (expected(it).empty() ? "" : " " + md(expected(it)));
-      else if (it.shown.kind == Term::Kind::Number && it.shown.items.empty())
+      else if (it.shown.value)
         out += md(text(it.shown));
       else
         out += code(text(it.shown));
@@ -186,7 +186,10 @@ std::string prose(const std::string& raw) {
 // A unit after a blank, a word's space from it: `~GiB`, `~\%`.
 std::string unit_math(const std::string& unit) {
   if (unit == "%") return "~\\%";
-  std::string m = latex_math(std::vector<TermToken>{{TermToken::Kind::Unit, unit, false, false}});
+  Token u;
+  u.kind = Token::Kind::Unit;
+  u.text = unit;
+  std::string m = latex_math(Tokens{u});
   if (m.rfind("\\,", 0) == 0) m.erase(0, 2);
   return "~$" + m + "$";
 }
@@ -212,7 +215,7 @@ std::string handout_latex(const Handout& h) {
         line += "\\rule{4.5cm}{0.4pt}";
         if (!it.unit.empty()) line += unit_math(it.unit);
         else if (!it.expects.empty()) line += " (" + tex(it.expects) + ")";
-      } else if (it.shown.kind == Term::Kind::Number && it.shown.items.empty()) {
+      } else if (it.shown.value) {
         line += "$" + latex_math(it.shown) + "$";
       } else {
         line += tt(text(it.shown));

@@ -153,17 +153,24 @@ std::string sweep_latex(const Interpreter& in, const SweepResult& s) {
 std::string check_math(const CheckResult& c) {
   const ast::Stmt& s = *c.stmt;
   const TermOptions source{false, {}};
-  std::vector<TermToken> line = tokens(term_of(*s.value, source));
+  Tokens line = term_of(*s.value, source).tokens;
   auto append = [&](const Term& t) {
-    auto more = tokens(t);
+    Tokens more = t.tokens;
     if (!more.empty()) more[0].space = true;
     line.insert(line.end(), more.begin(), more.end());
   };
+  auto word = [&](Token::Kind kind, const char* text) {
+    Token t;
+    t.kind = kind;
+    t.text = text;
+    t.space = true;
+    line.push_back(std::move(t));
+  };
   if (s.approx) {
-    line.push_back({TermToken::Kind::Op, "≈", true, true});
+    word(Token::Kind::Operator, "≈");
     append(term_of(*s.expected, source));
     if (s.tolerance) {
-      line.push_back({TermToken::Kind::Keyword, "within", true, false});
+      word(Token::Kind::Keyword, "within");
       append(term_of(*s.tolerance, source));
     }
   }

@@ -36,7 +36,7 @@ bool micro(std::string_view c) { return c == "µ" || c == "μ"; }
 
 enum class Tok { Number, Unit, Name, Keyword, String, Open, Close, Caret, Other };
 
-struct Token {
+struct Math {
   Tok kind;
   std::string text;  // already LaTeX, except for Number, Unit, Name, Keyword and String
 };
@@ -120,9 +120,10 @@ std::string other(const std::string& o) {
   return o;
 }
 
-// A term's token as LaTeX sees it.
-Token typed(const TermToken& t) {
-  using K = TermToken::Kind;
+// A token of the stream as LaTeX sees it: a parenthesis groups an
+// exponent; brackets and braces are only characters.
+Math typed(const napkin::Token& t) {
+  using K = napkin::Token::Kind;
   switch (t.kind) {
     case K::Number: return {Tok::Number, t.text};
     case K::Unit: return {Tok::Unit, t.text};
@@ -130,16 +131,16 @@ Token typed(const TermToken& t) {
     case K::Keyword: return {Tok::Keyword, t.text};
     case K::String: return {Tok::String, t.text};
     case K::Text: return {Tok::Other, "\\text{" + latex_text(t.text) + "}"};
-    case K::Open: return {Tok::Open, "("};
-    case K::Close: return {Tok::Close, ")"};
+    case K::Open: return t.text == "(" ? Math{Tok::Open, "("} : Math{Tok::Other, other(t.text)};
+    case K::Close: return t.text == ")" ? Math{Tok::Close, ")"} : Math{Tok::Other, other(t.text)};
     case K::Caret: return {Tok::Caret, "^"};
-    case K::Op: return {Tok::Other, op(t.text)};
-    case K::Other: return {Tok::Other, other(t.text)};
+    case K::Operator: return {Tok::Other, op(t.text)};
+    case K::Punct: return {Tok::Other, other(t.text)};
   }
   return {Tok::Other, t.text};
 }
 
-std::string render(const Token& t) {
+std::string render(const Math& t) {
   switch (t.kind) {
     case Tok::Number: return number(t.text);
     case Tok::Unit: return unit(t.text);
@@ -151,7 +152,7 @@ std::string render(const Token& t) {
 }
 
 // Renders tokens [i, end); a caret takes the operand after it as its exponent.
-std::string render_range(const std::vector<Token>& toks, std::size_t i, std::size_t end) {
+std::string render_range(const std::vector<Math>& toks, std::size_t i, std::size_t end) {
   std::string out;
   auto add = [&](const std::string& t) {
     if (!out.empty() && !t.empty() && t[0] != '^' && t.rfind("\\,", 0) != 0) out += ' ';
@@ -186,14 +187,7 @@ std::string render_range(const std::vector<Token>& toks, std::size_t i, std::siz
 
 // ---- line breaking ----------------------------------------------------------
 
-using Line = std::vector<TermToken>;
-
-bool opens(const TermToken& t) {
-  return t.kind == TermToken::Kind::Open || (t.kind == TermToken::Kind::Other && (t.text == "[" || t.text == "{"));
-}
-bool closes(const TermToken& t) {
-  return t.kind == TermToken::Kind::Close || (t.kind == TermToken::Kind::Other && (t.text == "]" || t.text == "}"));
-}
+using Line = Tokens;
 
 // Characters of tokens [a, b) as printed, the first without its space.
 std::size_t length(const Line& l, std::size_t a, std::size_t b) {
@@ -206,16 +200,15 @@ std::size_t length(const Line& l, std::size_t a, std::size_t b) {
 // Where a piece may begin: at one of `words` between spaces, or after a
 // comma (when `words` holds ","), outside brackets or at most `max_depth` deep.
 std::vector<std::size_t> top_level(const Line& l, const std::vector<std::string>& words, int max_depth) {
+  using K = napkin::Token::Kind;
   std::vector<std::size_t> at;
   const bool commas = std::find(words.begin(), words.end(), ",") != words.end();
-  int depth = 0;
+  const int base = l.empty() ? 0 : l.front().depth;
   for (std::size_t i = 0; i < l.size(); ++i) {
-    if (opens(l[i])) ++depth;
-    if (closes(l[i])) --depth;
-    if (depth > max_depth) continue;
-    if (commas && l[i].kind == TermToken::Kind::Other && l[i].text == "," && i + 1 < l.size() && l[i + 1].space)
+    if (l[i].depth - base > max_depth) continue;
+    if (commas && l[i].kind == K::Punct && l[i].text == "," && i + 1 < l.size() && l[i + 1].space)
       at.push_back(i + 1);
-    const bool word = l[i].kind == TermToken::Kind::Op || l[i].kind == TermToken::Kind::Keyword;
+    const bool word = l[i].kind == K::Operator || l[i].kind == K::Keyword;
     if (i > 0 && word && l[i].space && i + 1 < l.size() && l[i + 1].space &&
         std::find(words.begin(), words.end(), l[i].text) != words.end())
       at.push_back(i);
@@ -250,15 +243,16 @@ std::vector<Line> split_at(const Line& l, std::size_t width, const std::vector<s
 
 }  // namespace
 
-std::string latex_math(const std::vector<TermToken>& line) {
-  std::vector<Token> toks;
+std::string latex_math(const Tokens& line) {
+  std::vector<Math> toks;
   toks.reserve(line.size());
   for (const auto& t : line) toks.push_back(typed(t));
   // A range's interval, `(90%: 60–85)` after its median: set off by a space,
   // its level without the thin space of a value (`90\%`), a colon as text.
   for (std::size_t i = 0; i + 2 < line.size(); ++i)
-    if (line[i].kind == TermToken::Kind::Open && line[i + 1].kind == TermToken::Kind::Number &&
-        line[i + 2].kind == TermToken::Kind::Other && line[i + 2].text == ":") {
+    if (line[i].kind == napkin::Token::Kind::Open && line[i].text == "(" &&
+        line[i + 1].kind == napkin::Token::Kind::Number && line[i + 2].kind == napkin::Token::Kind::Punct &&
+        line[i + 2].text == ":") {
       toks[i] = {Tok::Other, "\\ ("};
       std::string level = number(line[i + 1].text);
       if (const std::size_t thin = level.find("\\,\\%"); thin != std::string::npos) level.replace(thin, 2, "");
@@ -268,11 +262,11 @@ std::string latex_math(const std::vector<TermToken>& line) {
   return render_range(toks, 0, toks.size());
 }
 
-std::string latex_math(const Term& t) { return latex_math(tokens(t)); }
+std::string latex_math(const Term& t) { return latex_math(t.tokens); }
 
 std::vector<Line> break_lines(const Term& t, std::size_t width) {
-  Line all = tokens(t);
-  const bool conditional = !all.empty() && all[0].kind == TermToken::Kind::Keyword && all[0].text == "if";
+  Line all = t.tokens;
+  const bool conditional = !all.empty() && all[0].kind == napkin::Token::Kind::Keyword && all[0].text == "if";
   std::vector<Line> pieces = conditional ? split_at(all, 0, {"then", "else"}) : std::vector<Line>{std::move(all)};
   // Sums break before + and -; what is still too long, before / and ·;
   // and then inside parentheses, a level at a time, so that no line runs

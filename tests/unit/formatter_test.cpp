@@ -47,7 +47,7 @@ std::vector<fs::path> repository_files() {
   for (const char* dir : {"examples", "stdlib", "tests/stdlib", "tests/errors", "bench"}) {
     const fs::path d = fs::path(NAPKIN_SOURCE_DIR) / dir;
     if (!fs::exists(d)) continue;
-    for (const auto& e : fs::directory_iterator(d))
+    for (const auto& e : fs::recursive_directory_iterator(d))
       if (e.path().extension() == ".napkin") out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
