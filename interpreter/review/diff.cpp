@@ -12,6 +12,8 @@
 #include "grammar/printer.hpp"
 #include "interpreter/derivation/derivation.hpp"
 #include "interpreter/core/format.hpp"
+#include "interpreter/output/check_results.hpp"
+#include "interpreter/output/error_info.hpp"
 
 namespace napkin {
 namespace {
@@ -83,7 +85,9 @@ Values collect(Version& v) {
       side.present = true;
       side.ok = f.ok;
       side.value = f.value;
-      side.shown = f.ok ? v.in->show(f.value) : "needs " + f.needs;
+      side.needs = f.ok ? "" : f.needs;
+      side.error = f.error;
+      side.shown = f.ok ? v.in->show(f.value) : f.error ? error_line(*f.error, false) : "needs " + f.needs;
       side.literal = f.ok && f.derivation.input;
       if (f.ok && f.value.kind == Value::Kind::Quantity) side.si_unit = v.in->units().format(f.value.q.dim);
       if (auto it = known.find(f.qualified); it != known.end()) {
@@ -107,7 +111,8 @@ Values collect(Version& v) {
       side.shown = v.in->show(s.solution);
       if (s.solution.kind == Value::Kind::Quantity) side.si_unit = v.in->units().format(s.solution.q.dim);
     } else {
-      side.shown = s.error;
+      side.error = s.error;
+      side.shown = s.error ? error_line(*s.error, false) : "";
     }
     if (!out.by_name.count(s.statement)) out.order.push_back(s.statement);
     out.by_name[s.statement] = std::move(side);
@@ -132,7 +137,11 @@ bool same(const DiffSide& a, const DiffSide& b) {
     // The same formula over the same inputs in another order may round differently.
     return x == y || std::fabs(x - y) <= 1e-12 * std::max(std::fabs(x), std::fabs(y));
   }
-  return a.ok == b.ok && a.value.kind == b.value.kind && a.shown == b.shown;
+  if (!a.ok || !b.ok) {  // what is missing, or which error (its place may have moved with the file)
+    if (a.ok != b.ok || a.needs != b.needs || a.error.has_value() != b.error.has_value()) return false;
+    return !a.error || (a.error->code == b.error->code && a.error->message == b.error->message);
+  }
+  return a.value.kind == b.value.kind && a.shown == b.shown;
 }
 
 // The size of one `text` (such as "kB/token" or "TFLOP/s"), to show a value in
@@ -209,15 +218,36 @@ double size_of_change(const DiffEntry& e) {
   return std::stod(fmt::format("{:.6g}", std::fabs(e.change)));
 }
 
-std::vector<CheckDiff> check_changes(const Report& before, const Report& after) {
-  std::map<std::string, int> old_state;
-  for (const CheckResult& c : before.checks) old_state[c.source] = c.passed ? 1 : 0;
+// A check's two sides as the diff shows them: in the checker's unit.
+void check_sides(const Interpreter& in, const CheckResult& c, DiffSide& actual, DiffSide& expected) {
+  if (c.relation.empty()) return;
+  const CheckValues v = check_values(in, c);
+  for (auto [side, value] : {std::pair{&actual, &v.actual}, std::pair{&expected, &v.expected}}) {
+    side->present = side->ok = true;
+    side->value = *value;
+    side->shown = in.show(*value, v.digits);
+    side->si_unit = in.units().format(value->q.dim);
+  }
+}
+
+std::vector<CheckDiff> check_changes(const Version& before, const Version& after) {
+  std::map<std::string, const CheckResult*> old_check;
+  for (const CheckResult& c : before.report.checks) old_check[c.source] = &c;
   std::vector<CheckDiff> out;
-  for (const CheckResult& c : after.checks) {
-    const int now = c.passed ? 1 : 0;
-    auto it = old_state.find(c.source);
-    const int was = it == old_state.end() ? -1 : it->second;
-    if (was != now && !(was == -1 && now == 1)) out.push_back({c.source, was, now});
+  for (const CheckResult& c : after.report.checks) {
+    CheckDiff d;
+    d.source = c.source;
+    d.after = c.passed ? 1 : 0;
+    check_sides(*after.in, c, d.actual_after, d.expected_after);
+    auto it = old_check.find(c.source);
+    if (it != old_check.end()) {
+      d.before = it->second->passed ? 1 : 0;
+      check_sides(*before.in, *it->second, d.actual_before, d.expected_before);
+    }
+    // Still failing, but not as before: the values it compares moved.
+    d.moved = d.before == 0 && d.after == 0 && d.actual_before.present && d.actual_after.present &&
+              (!same(d.actual_before, d.actual_after) || !same(d.expected_before, d.expected_after));
+    if ((d.before != d.after && !(d.before == -1 && d.after == 1)) || d.moved) out.push_back(std::move(d));
   }
   return out;
 }
@@ -319,7 +349,7 @@ Diff diff_versions(Version& before, Version& after, double threshold) {
     if (x.after.own != y.after.own) return x.after.own;
     return size_of_change(x) > size_of_change(y);
   });
-  d.checks = check_changes(before.report, after.report);
+  d.checks = check_changes(before, after);
   return d;
 }
 
