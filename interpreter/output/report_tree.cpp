@@ -139,12 +139,13 @@ json report_tree(const Interpreter& in, const Report& r, bool sweeps) {
   }
   for (; e < r.errored_checks.size(); ++e) checks.push_back(errored_check_tree(r.errored_checks[e]));
   doc["checks"] = std::move(checks);
-  // Every error the report met, each once (a file without errors has no "errors" key).
-  if (!r.errors.empty()) {
-    json errors = json::array();
-    for (const auto& d : r.errors) errors.push_back(error_json(error_info(d)));
-    doc["errors"] = std::move(errors);
-  }
+  // Every error the run met, each once, a solve's that found nothing last
+  // (a file without errors has no "errors" key).
+  json errors = json::array();
+  for (const auto& d : r.errors) errors.push_back(error_json(error_info(d)));
+  for (const auto& s : r.solves)
+    if (s.error) errors.push_back(error_json(error_info(*s.error)));
+  if (!errors.empty()) doc["errors"] = std::move(errors);
   if (!r.solves.empty()) {
     json solves = json::array();
     for (const auto& s : r.solves) solves.push_back(solve_tree(in, s, true));

@@ -144,57 +144,25 @@ bool same(const DiffSide& a, const DiffSide& b) {
   return a.value.kind == b.value.kind && a.shown == b.shown;
 }
 
-// The size of one `text` (such as "kB/token" or "TFLOP/s"), to show a value in
-// the unit the other version was shown in.
-std::optional<DisplayUnit> display_unit(const std::string& text, const UnitTable& units) {
-  DisplayUnit d{text, 1};
-  std::size_t start = 0;
-  bool divide = false;
-  while (start <= text.size()) {
-    std::size_t end = text.find_first_of("/*", start);
-    if (end == std::string::npos) end = text.size();
-    std::string symbol = text.substr(start, end - start);
-    int power = 1;
-    if (auto caret = symbol.find('^'); caret != std::string::npos) {
-      power = std::atoi(symbol.c_str() + caret + 1);
-      symbol.resize(caret);
-    }
-    const auto def = units.lookup(symbol);
-    if (!def) return std::nullopt;
-    d.scale *= std::pow(def->scale, divide ? -power : power);
-    if (end == text.size()) break;
-    divide = text[end] == '/';
-    start = end + 1;
-  }
-  return d;
-}
-
-std::pair<std::string, std::string> split_unit(const std::string& shown) {
-  const std::size_t sp = shown.find(' ');
-  if (sp == std::string::npos) return {shown, ""};
-  return {shown.substr(0, sp), shown.substr(sp + 1)};
-}
-
 // `192 → 1,152 KiB/token` reads better than two units: show the new value
-// in the old one's unit when the two were chosen automatically.
-void side_by_side(DiffEntry& e, const Interpreter& after) {
+// in the old one's unit when the two were chosen automatically. Both
+// figures come apart from their units as format_quantity made them, never
+// by reading the shown text.
+void side_by_side(DiffEntry& e, const Interpreter& before, const Interpreter& after) {
   e.before_text = e.before.shown;
   e.after_text = e.after.shown;
-  if (!e.numeric) return;
-  auto [bn, bu] = split_unit(e.before.shown);
-  auto [an, au] = split_unit(e.after.shown);
-  if (bu.empty() || au.empty()) return;
-  if (bu != au && !e.before.value.display && !e.after.value.display && std::isfinite(e.change) &&
-      std::fabs(e.change) < 100) {
-    if (auto d = display_unit(bu, after.units())) {
-      an = split_unit(format_quantity(e.after.value.q, &*d, after.units(), after.options().digits)).first;
-      au = bu;
-    }
-  }
-  if (bu != au) return;
-  e.before_text = bn;
-  e.after_text = an;
-  e.unit = bu;
+  const Value &was = e.before.value, &now = e.after.value;
+  if (!e.numeric || was.samples || now.samples) return;  // a range shows its interval beside its unit
+  const ShownQuantity b = shown_quantity(was.q, was.display, before.units(), before.options().digits);
+  ShownQuantity a = shown_quantity(now.q, now.display, after.units(), after.options().digits);
+  // A plain number or a percentage is one piece ("12%"): nothing to share.
+  if (b.suffix.empty() || b.suffix[0] != ' ' || a.suffix.empty() || a.suffix[0] != ' ') return;
+  if (b.suffix != a.suffix && !was.display && !now.display && std::isfinite(e.change) && std::fabs(e.change) < 100)
+    a = shown_quantity(now.q, &b.unit, after.units(), after.options().digits);
+  if (b.suffix != a.suffix) return;
+  e.before_text = b.number;
+  e.after_text = a.number;
+  e.unit = b.unit.text;
 }
 
 DiffEntry entry(const std::string& name, const DiffSide& before, const DiffSide& after) {
@@ -336,7 +304,7 @@ Diff diff_versions(Version& before, Version& after, double threshold) {
       ++d.hidden;
       continue;
     }
-    side_by_side(e, *after.in);
+    side_by_side(e, *before.in, *after.in);
     d.moved.push_back(std::move(e));
   }
   for (const std::string& name : b.order)

@@ -109,8 +109,8 @@ with tempfile.TemporaryDirectory() as tmp:
         e = s.get("error", {})
         expect(f"{fmt}.solve.error", "solution" not in s and (e.get("code"), e.get("line"), e.get("column"))
                == ("E0503", 14, 1) and e.get("file", "").endswith("data.napkin"))
-        # The document's errors: the check's and nothing else (a solve's error is the solve's).
-        expect(f"{fmt}.errors", [(e["code"], e["line"]) for e in doc["errors"]] == [("E0501", 12)])
+        # The document's errors: every one the run met, the check's, then the solve's.
+        expect(f"{fmt}.errors", [(e["code"], e["line"]) for e in doc["errors"]] == [("E0501", 12), ("E0503", 14)])
 
     # A check that fails in both versions, with other values: 2 GB then 3 GB against 1 GB.
     old, new = os.path.join(tmp, "old.napkin"), os.path.join(tmp, "new.napkin")
