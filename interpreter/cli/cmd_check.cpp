@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <system_error>
+
 #include "interpreter/io/read_source.hpp"
 #include "graded.hpp"
 #include "guarded.hpp"
@@ -67,7 +69,12 @@ GradedFile graded_file(const std::string& file, const Common& common) {
   c.root_file = file;
   GradedFile g;
   g.file = file;
-  const Result r = guarded(c, [&](Interpreter& in) {
+  // An error past the checks is the file's; before them, every check's.
+  auto failed = [&](const Diagnostic& d) {
+    if (g.checks.empty()) g = unrunnable(file, "", d);
+    else g.errors.push_back(error_info(d));
+  };
+  guarded(c, [&](Interpreter& in) {
     Module* m = nullptr;
     try {
       m = in.load_file(file);
@@ -86,15 +93,16 @@ GradedFile graded_file(const std::string& file, const Common& common) {
         if (s.error) g.errors.push_back(error_info(*s.error));
     } catch (const std::bad_alloc&) {
       g = all_errored({file}, memory_diagnostic(c.memory_limit)).front();
+    } catch (const Error& e) {  // what keeping going does not keep: the file's result, as data
+      failed(e.diagnostic());
+    } catch (const std::exception& e) {  // I/O a library reports its own way, or a bug
+      Diagnostic d;
+      d.code = dynamic_cast<const std::system_error*>(&e) ? codes::io : codes::internal;
+      d.message = e.what();
+      failed(d);
     }
     return Result{};
   });
-  if (g.checks.empty() && !r.err.empty()) {  // an error the body did not catch (I/O, internal)
-    Diagnostic d;
-    d.code = codes::internal;
-    d.message = r.err.substr(0, r.err.find('\n'));
-    g = unrunnable(file, "", d);
-  }
   return g;
 }
 
