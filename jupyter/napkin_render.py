@@ -66,7 +66,7 @@ class CellResult:
             parts.append(sweep_markdown(sw))
         for so in self.solves:
             parts.append("- %s → %s = **%s**" % (code(solve_statement(so)), code(so["record"] + "." + so["input"]),
-                                                 shown(so["solution"])))
+                                                 solve_answer(so)))
         if self.checks:
             lines = []
             # A failing check's derivation is the cell's error, below the display.
@@ -88,10 +88,15 @@ class CellResult:
         for sw in self.sweeps:
             lines.append(sweep_text(sw))
         for so in self.solves:
-            lines.append("%s\n%s.%s = %s" % (solve_statement(so), so["record"], so["input"], shown(so["solution"])))
+            lines.append("%s\n%s.%s = %s" % (solve_statement(so), so["record"], so["input"], solve_answer(so)))
         for ch, place in self.checks:
             lines.append(("✓ " if ch["passed"] else "✗ ") + ch["source"])
         return "\n".join(lines) + "\n"
+
+
+def solve_answer(so):
+    """What a solve found, or, when it found nothing, its error (an object)."""
+    return error_text(so["error"]) if "error" in so else shown(so["solution"])
 
 
 def solve_statement(so):

@@ -34,32 +34,6 @@ json value_json(const Interpreter& in, const Value& v) {
   return j;
 }
 
-json node_json(const ExplainNode& n) {
-  json j;
-  j["name"] = n.label;
-  if (!n.derivation.input) {
-    j["formula"] = text(n.derivation.formula);
-    j["substituted"] = text(n.derivation.substituted);
-  }
-  j["result"] = text(n.derivation.result);
-  if (!n.derivation.origin.empty()) j["origin"] = n.derivation.origin;
-  if (!n.children.empty()) {
-    j["inputs"] = json::array();
-    for (const auto& c : n.children) j["inputs"].push_back(node_json(c));
-  }
-  return j;
-}
-
-// What the condition was at one value of the input: "memory_fits = true",
-// "tokens_per_s = 1,833 token/s (wanted 2,000 token/s)".
-std::string seen_text(Interpreter& in, const SolveResult& r, const Value& v, const Value& target) {
-  if (r.goal == SolveGoal::Equal) {
-    const auto& c = *r.condition_expr;
-    return fmt::format("{} = {} (== {})", c.items[0]->span.text(), in.show(v), in.show(target));
-  }
-  return fmt::format("{} is {}", r.condition, in.show(v));
-}
-
 std::size_t width(const std::string& s) { return static_cast<std::size_t>(display_width(s)); }
 
 std::string pad(const std::string& s, std::size_t w) {
@@ -68,64 +42,6 @@ std::string pad(const std::string& s, std::size_t w) {
 }
 
 }  // namespace
-
-std::string solve_text(Interpreter& in, const SolveResult& r, int depth) {
-  std::string out;
-  out += fmt::format("solve {} for {} {}\n", r.record, r.input, goal_text(r.goal, r.condition));
-  std::string how = r.integer ? "whole numbers" : "bisection";
-  out += fmt::format("{}.{} = {}\n", r.record, r.input, in.show(r.solution));
-  out += fmt::format("  searched {} over [{}, {}] ({}), {} evaluations{}\n", r.input, in.show(r.lo), in.show(r.hi),
-                     how, r.evaluations, r.at_bracket_end ? "; the condition holds at the end of the bracket" : "");
-  out += fmt::format("  {} = {}: {}\n", r.input, in.show(r.solution), seen_text(in, r, r.value, r.target));
-  if (r.beyond)
-    out += fmt::format("  {} = {}: {}\n", r.input, in.show(*r.beyond), seen_text(in, r, r.beyond_value, r.beyond_target));
-  if (!r.where_set.empty()) out += fmt::format("  {} is set at {}\n", r.input, r.where_set);
-  auto nodes = explain_trace(in, r.trace, depth);
-  if (!nodes.empty()) {
-    out += fmt::format("\nat {} = {}:\n", r.input, in.show(r.solution));
-    for (const auto& n : nodes) out += explain_text(n);
-  }
-  return out;
-}
-
-std::string solve_brief_text(Interpreter& in, const SolveResult& r) {
-  std::string out = fmt::format("solve {} for {} {}\n", r.record, r.input, goal_text(r.goal, r.condition));
-  out += fmt::format("  {}.{} = {}\n", r.record, r.input, in.show(r.solution));
-  out += fmt::format("    {} = {}: {}\n", r.input, in.show(r.solution), seen_text(in, r, r.value, r.target));
-  if (r.beyond)
-    out += fmt::format("    {} = {}: {}\n", r.input, in.show(*r.beyond), seen_text(in, r, r.beyond_value, r.beyond_target));
-  return out;
-}
-
-std::string solve_json(Interpreter& in, const SolveResult& r, int depth) {
-  json j;
-  j["record"] = r.record;
-  j["input"] = r.input;
-  j["goal"] = r.goal == SolveGoal::Max ? "max" : r.goal == SolveGoal::Min ? "min" : "equal";
-  j["condition"] = r.condition;
-  j["solution"] = value_json(in, r.solution);
-  j["whole_numbers"] = r.integer;
-  j["bracket"] = json::array({value_json(in, r.lo), value_json(in, r.hi)});
-  j["at_bracket_end"] = r.at_bracket_end;
-  j["evaluations"] = r.evaluations;
-  if (!r.where_set.empty()) j["set_at"] = r.where_set;
-  auto seen = [&](const Value& input, const Value& v, const Value& target) {
-    json s;
-    s["input"] = value_json(in, input);
-    if (r.goal == SolveGoal::Equal) {
-      s["lhs"] = value_json(in, v);
-      s["rhs"] = value_json(in, target);
-    } else {
-      s["holds"] = v.kind == Value::Kind::Bool && v.b;
-    }
-    return s;
-  };
-  j["at_solution"] = seen(r.solution, r.value, r.target);
-  if (r.beyond) j["beyond"] = seen(*r.beyond, r.beyond_value, r.beyond_target);
-  j["derivation"] = json::array();
-  for (const auto& n : explain_trace(in, r.trace, depth)) j["derivation"].push_back(node_json(n));
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
 
 std::string elasticity_text(const SensitivityInput& i) {
   if (!i.ok) return "-";

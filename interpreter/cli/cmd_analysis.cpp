@@ -2,9 +2,33 @@
 #include <fmt/format.h>
 
 #include "interpreter/analysis/analysis_output.hpp"
+#include "interpreter/output/solve_output.hpp"
 #include "guarded.hpp"
+#include "solves.hpp"
 
 namespace napkin::cli {
+
+SolveReport solve_report(Interpreter& in, const SolveResult& r, int depth) {
+  SolveReport s;
+  s.qualified = r.record + "." + r.input;
+  s.record = r.record;
+  s.input = r.input;
+  s.goal = r.goal == SolveGoal::Max ? "max" : r.goal == SolveGoal::Min ? "min" : "equal";
+  s.condition = r.condition;
+  if (r.goal == SolveGoal::Equal) s.compared = std::string(r.condition_expr->items[0]->span.text());
+  s.ok = true;
+  s.solution = r.solution;
+  s.whole_numbers = r.integer;
+  s.lo = r.lo;
+  s.hi = r.hi;
+  s.at_bracket_end = r.at_bracket_end;
+  s.evaluations = r.evaluations;
+  s.set_at = r.where_set;
+  s.at_solution = {r.solution, r.value, r.target};
+  if (r.beyond) s.beyond = SolveReport::Seen{*r.beyond, r.beyond_value, r.beyond_target};
+  s.derivation = explain_trace(in, r.trace, depth);
+  return s;
+}
 
 Result cmd_solve(const SolveArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
@@ -20,17 +44,16 @@ Result cmd_solve(const SolveArgs& a, const Common& c) {
     else spec.goal = SolveGoal::Equal, spec.condition = a.where;
     spec.lo = a.lo;
     spec.hi = a.hi;
-    SolveResult r = solve(in, m, spec);
-    if (a.format == "json") return Result{solve_json(in, r, a.depth), "", 0};
-    return Result{solve_text(in, r, a.depth), "", 0};
+    const SolveReport r = solve_report(in, solve(in, m, spec), a.depth);
+    if (a.format == "json") return Result{solve_json(in, r), "", 0};
+    return Result{solve_text(in, r), "", 0};
   });
 }
 
-SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps) {
-  SolveStatements out;
+std::vector<SolveReport> solve_statements(Interpreter& in, Module* m, int depth) {
+  std::vector<SolveReport> out;
   for (const auto& st : m->ast.statements) {
     if (st.kind != ast::StmtKind::Solve) continue;
-    ++out.count;
     const ast::SweepVar& v = st.sweep_vars.at(0);
     SolveSpec spec;
     spec.record = st.name;
@@ -46,26 +69,18 @@ SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps) {
     spec.record_at = st.name_span;
     spec.input_at = v.span;
     SolveReport found;
-    found.statement = std::string(st.span.text());
-    found.qualified = st.name + "." + v.name;
     try {
-      SolveResult r = solve(in, m, spec);
-      found.ok = true;
-      found.solution = r.solution;
-      out.found.push_back(found);
-      const std::string brief = solve_brief_text(in, r);
-      out.text += "\n" + (steps ? solve_text(in, r, 1) : brief);
-      out.brief.push_back(brief);
-      out.json.push_back(solve_json(in, r, steps ? 1 : 0));
+      found = solve_report(in, solve(in, m, spec), depth);
     } catch (const Error& e) {
-      ++out.errors;
-      found.error = headline(e.diagnostic());
-      out.found.push_back(found);
-      out.err += render(e.diagnostic());
-      const std::string failed = fmt::format("{}\n  {}\n", st.span.text(), headline(e.diagnostic()));
-      out.text += "\n" + failed;
-      out.brief.push_back(failed);
+      found.record = st.name;
+      found.input = v.name;
+      found.qualified = st.name + "." + v.name;
+      found.goal = st.record_kind == "max" || st.record_kind == "min" ? st.record_kind : "equal";
+      found.condition = spec.condition;
+      found.error = e.diagnostic();
     }
+    found.statement = std::string(st.span.text());
+    out.push_back(std::move(found));
   }
   return out;
 }

@@ -1,8 +1,11 @@
 #include <fmt/format.h>
 
+#include <system_error>
+
 #include "interpreter/io/read_source.hpp"
 #include "graded.hpp"
 #include "guarded.hpp"
+#include "solves.hpp"
 #include "restricted.hpp"
 
 namespace napkin::cli {
@@ -41,10 +44,12 @@ Result check_text(const CheckArgs& a, const Common& common) {
       for (const auto& d : report.errors) res.err += render(d);
       errors += static_cast<int>(report.errors.size());
       // A `solve` statement that finds nothing is an error here too.
-      const SolveStatements solves = run_solve_statements(in, m, false);
-      res.err += solves.err;
-      errors += solves.errors;
-      if (solves.errors) res.code = 2;
+      for (const SolveReport& s : solve_statements(in, m, 0))
+        if (s.error) {
+          res.err += render(*s.error);
+          ++errors;
+          res.code = 2;
+        }
       if (!report.errors.empty()) res.code = 2;
       return res;
     });
@@ -64,7 +69,12 @@ GradedFile graded_file(const std::string& file, const Common& common) {
   c.root_file = file;
   GradedFile g;
   g.file = file;
-  Diagnostic stopped;  // what stopped the file, if the body did not catch it (I/O, internal)
+  // An error past the checks is the file's; before them, every check's.
+  auto failed = [&](const Diagnostic& d) {
+    if (g.checks.empty()) g = unrunnable(file, "", d);
+    else g.errors.push_back(error_info(d));
+  };
+  Diagnostic stopped;  // what stopped the file, if the body did not catch it
   const Result r = guarded(c, [&](Interpreter& in) {
     Module* m = nullptr;
     try {
@@ -79,10 +89,13 @@ GradedFile graded_file(const std::string& file, const Common& common) {
       const Report report = build_report(in, m, false, /*keep_going=*/true, /*derivations=*/false);
       g.checks = graded_checks(in, m);
       add_file_errors(g, report.errors);
-      const SolveStatements solves = run_solve_statements(in, m, false);
-      if (solves.errors) g.errors.push_back(ErrorInfo{std::string(code_text(codes::no_solution)), solves.err, file, 0, 0, solves.err});
+      // A `solve` statement that finds nothing: its error, as data, with its place.
+      for (const SolveReport& s : solve_statements(in, m, 0))
+        if (s.error) g.errors.push_back(error_info(*s.error));
     } catch (const std::bad_alloc&) {
       g = all_errored({file}, diagnose(std::current_exception(), c.restricted ? c.memory_limit : 0)).front();
+    } catch (...) {  // what keeping going does not keep: the file's result, as data
+      failed(diagnose(std::current_exception()));
     }
     return Result{};
   }, &stopped);
@@ -120,10 +133,14 @@ std::vector<GradedFile> all_errored(const std::vector<std::string>& files, const
 }
 
 void add_file_errors(GradedFile& g, const std::vector<Diagnostic>& errors) {
+  // The same error is the same code and message at the same place.
+  auto same = [](const ErrorInfo& a, const ErrorInfo& b) {
+    return a.code == b.code && a.message == b.message && a.file == b.file && a.line == b.line && a.column == b.column;
+  };
   for (const auto& d : errors) {
     ErrorInfo e = error_info(d);
     bool carried = false;
-    for (const auto& c : g.checks) carried = carried || (c.error && c.error->rendered == e.rendered);
+    for (const auto& c : g.checks) carried = carried || (c.error && same(*c.error, e));
     if (!carried) g.errors.push_back(std::move(e));
   }
 }

@@ -12,6 +12,7 @@
 #include "interpreter/derivation/explain.hpp"
 #include "interpreter/io/read_source.hpp"
 #include "guarded.hpp"
+#include "solves.hpp"
 
 namespace napkin::cli {
 namespace {
@@ -143,8 +144,8 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
     before.report = build_report(before_in, before.module, false, false, /*derivations=*/false);
     after.report = build_report(after_in, after.module, false, false, /*derivations=*/false);
     // What the files' `solve` statements find moves with their inputs too.
-    before.report.solves = run_solve_statements(before_in, before.module, false).found;
-    after.report.solves = run_solve_statements(after_in, after.module, false).found;
+    before.report.solves = solve_statements(before_in, before.module, 0);
+    after.report.solves = solve_statements(after_in, after.module, 0);
     if (!a.explain.empty()) {
       r = explain_both(a, before, after, s);
     } else {

@@ -1,7 +1,8 @@
-#include <fmt/format.h>
+#include <algorithm>
 
 #include "interpreter/derivation/check_failure.hpp"
 #include "guarded.hpp"
+#include "solves.hpp"
 
 namespace napkin::cli {
 namespace {
@@ -29,8 +30,8 @@ Result cmd_run(const RunArgs& a, const Common& c) {
       m = in.load_file(a.file);
     } catch (const Error& e) {
       if (a.format != "json" && a.format != "toml") throw;
-      const std::string document = unloaded_report_json(e.diagnostic());
-      return Result{a.format == "json" ? document : toml_from_json(document), render(e.diagnostic()), 2};
+      const Diagnostic& d = e.diagnostic();
+      return Result{a.format == "json" ? unloaded_report_json(d) : unloaded_report_toml(d), render(d), 2};
     }
     const std::optional<StepDepth> steps = step_depth(a.steps);
     // Plain text without --steps shows results only: no formula is printed.
@@ -39,11 +40,12 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     if (!derivations) in.set_tracing(false);
     Report r = build_report(in, m, a.all, /*keep_going=*/true, derivations, steps);
     if (!a.all) keep_own_fields(r);
+    // `solve` statements: part of the report before any format renders it
+    // (a solution sheet opens what each condition read one level).
+    r.solves = solve_statements(in, m, steps ? 1 : 0);
     Result res;
-    // JSON and TOML: one document, to which the solves are added below.
-    std::string document;
-    if (a.format == "json") document = report_json(in, r);
-    else if (a.format == "toml") document = report_toml_json(in, r);
+    if (a.format == "json") res.out = report_json(in, r);
+    else if (a.format == "toml") res.out = report_toml(in, r);
     else if (a.format == "markdown") res.out = report_markdown(in, r, check_display(a.checks));
     else if (a.format == "latex") res.out = report_latex(in, r, check_display(a.checks));
     else res.out = report_text(in, r, TextOptions{steps.has_value()});
@@ -52,21 +54,12 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     for (const auto& ch : r.checks)
       if (!ch.passed) res.err += render(check_failure(in, ch));
     // Every value that could be computed is on stdout; every error, with its
-    // place, on stderr.
+    // place, on stderr: the report's, then each solve's that found nothing.
     for (const auto& d : r.errors) res.err += render(d);
-    if (!r.errors.empty()) res.code = 2;
-    // `solve` statements: after everything else, in every format.
-    const SolveStatements solves = run_solve_statements(in, m, steps.has_value());
-    if (solves.count > 0) {
-      if (a.format == "text") res.out += solves.text;
-      else if (a.format == "markdown") res.out += "\n## solve\n\n```" + solves.text + "```\n";
-      else if (a.format == "latex") res.out = with_latex_section(res.out, solves_latex(solves.brief));
-      else if (!solves.json.empty()) document = with_json_array(document, "solves", solves.json);
-      res.err += solves.err;
-      if (solves.errors) res.code = 2;
-    }
-    if (a.format == "json") res.out = std::move(document);
-    else if (a.format == "toml") res.out = toml_from_json(document);
+    for (const auto& s : r.solves)
+      if (s.error) res.err += render(*s.error);
+    if (!r.errors.empty() || std::any_of(r.solves.begin(), r.solves.end(), [](const SolveReport& s) { return !s.ok; }))
+      res.code = 2;
     return res;
   });
 }

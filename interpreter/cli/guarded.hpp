@@ -33,18 +33,6 @@ inline Options options(const Common& c) {
   return o;
 }
 
-// The file's `solve` statements, run after its records (cmd_analysis.cpp):
-// what each found, as text (with derivations when `steps`), each as a JSON
-// document and as brief text (for LaTeX), and the errors of those that
-// found nothing.
-struct SolveStatements {
-  std::string text, err;
-  std::vector<std::string> json, brief;
-  std::vector<SolveReport> found;  // each statement's answer or error, as data
-  int count = 0, errors = 0;
-};
-SolveStatements run_solve_statements(Interpreter& in, Module* m, bool steps);
-
 // Keeps `in` alive until the process ends, never destroyed: freeing every
 // tree, record and trace one at a time was a tenth of a short run. A
 // sanitizer build destroys it as usual, so that it still checks the frees.

@@ -157,4 +157,10 @@ std::string format_range(const Quantity& median, double p5, double p95, const Di
                      s.number(p95, end_digits));
 }
 
+ShownQuantity shown_quantity(const Quantity& q, const DisplayUnit* display, const UnitTable& units, int digits) {
+  const QuantityScale s = quantity_scale(q, display, units);
+  const std::string unit = !s.suffix.empty() && s.suffix[0] == ' ' ? s.suffix.substr(1) : s.suffix;
+  return {s.number(q.v, digits), s.suffix, DisplayUnit{unit, s.multiply ? 1 / s.factor : s.factor}};
+}
+
 }  // namespace napkin

@@ -20,4 +20,13 @@ std::string format_quantity(const Quantity& q, const DisplayUnit* display, const
 std::string format_range(const Quantity& median, double p5, double p95, const DisplayUnit* display,
                          const UnitTable& units, int digits);
 
+// What format_quantity writes, in two parts: the number ("1.5", "1,152")
+// and what follows it (" GiB", "%", "" for a plain number), with that unit
+// as a display unit (so another quantity can be shown in it).
+struct ShownQuantity {
+  std::string number, suffix;
+  DisplayUnit unit;
+};
+ShownQuantity shown_quantity(const Quantity& q, const DisplayUnit* display, const UnitTable& units, int digits);
+
 }  // namespace napkin

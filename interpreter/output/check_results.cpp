@@ -40,23 +40,27 @@ CheckOutcome named(const ast::Stmt& st) {
 
 }  // namespace
 
+CheckValues check_values(const Interpreter& in, const CheckResult& r) {
+  CheckValues v{r.actual, r.expected, r.tolerance, r.passed ? in.options().digits : digits_to_differ(in, r)};
+  if (r.written_in) {
+    v.actual.display = v.expected.display = r.written_in;
+    if (v.tolerance.kind == Value::Kind::Quantity && !v.tolerance.display && v.tolerance.q.dim == v.actual.q.dim)
+      v.tolerance.display = r.written_in;
+  }
+  return v;
+}
+
 CheckOutcome outcome_of(const Interpreter& in, const CheckResult& r) {
   CheckOutcome o = named(*r.stmt);
   o.status = r.passed ? CheckOutcome::Status::passed : CheckOutcome::Status::failed;
   o.score = r.passed ? o.points : 0;
-  const int digits = r.passed ? in.options().digits : digits_to_differ(in, r);
   o.relation = r.relation;
   if (!r.relation.empty()) {
     // Both sides in the unit the checker wrote the expected value in.
-    Value actual = r.actual, expected = r.expected, tolerance = r.tolerance;
-    if (r.written_in) {
-      actual.display = expected.display = r.written_in;
-      if (tolerance.kind == Value::Kind::Quantity && !tolerance.display && tolerance.q.dim == actual.q.dim)
-        tolerance.display = r.written_in;
-    }
-    o.actual = in.show(actual, digits);
-    o.expected = in.show(expected, digits);
-    if (r.relation == "≈") o.tolerance = in.show(tolerance);
+    const CheckValues v = check_values(in, r);
+    o.actual = in.show(v.actual, v.digits);
+    o.expected = in.show(v.expected, v.digits);
+    if (r.relation == "≈") o.tolerance = in.show(v.tolerance);
   } else {
     o.actual = r.passed ? "true" : "false";
     o.expected = "true";

@@ -52,6 +52,15 @@ std::vector<CheckOutcome> graded_checks(Interpreter& in, const ast::Module& chec
 // The outcome of one check already run.
 CheckOutcome outcome_of(const Interpreter& in, const CheckResult& r);
 
+// A comparison's two sides and an ≈'s tolerance as a grader reads them: in
+// the unit the checker wrote the expected value in, shown with `digits`
+// (enough to tell a failed check's sides apart).
+struct CheckValues {
+  Value actual, expected, tolerance;
+  int digits = 0;
+};
+CheckValues check_values(const Interpreter& in, const CheckResult& r);
+
 // A file that could not be run: the checks written in `top` (the file named
 // on the command line, if it parses on its own) each errored with `d`, or,
 // when none can be found, one result worth nothing that carries `d`.

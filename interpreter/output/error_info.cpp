@@ -1,5 +1,7 @@
 #include "error_info.hpp"
 
+#include <fmt/format.h>
+
 #include <tuple>
 
 #include "grammar/code_format.hpp"
@@ -28,6 +30,17 @@ nlohmann::ordered_json error_json(const ErrorInfo& e) {
   j["line"] = e.line;
   j["column"] = e.column;
   return j;
+}
+
+std::string error_line(const Diagnostic& d, bool place) {
+  std::string out = fmt::format("error[{}]: {}", code_text(d.code), d.message);
+  if (place)
+    for (const auto& l : d.labels)
+      if (l.primary && l.span.valid()) {
+        out += fmt::format(" ({})", l.span.where_line());
+        break;
+      }
+  return out;
 }
 
 }  // namespace napkin

@@ -25,4 +25,9 @@ ErrorInfo error_info(const Diagnostic& d);
 // 1, and are 0 (with file "") for an error that has no place.
 nlohmann::ordered_json error_json(const ErrorInfo& e);
 
+// The error on one line, as a document shows it in place of a value:
+// "error[E0400]: division by zero", and with `place` its primary label's
+// "(plan.napkin:3)".
+std::string error_line(const Diagnostic& d, bool place = true);
+
 }  // namespace napkin

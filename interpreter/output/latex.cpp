@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <set>
 
+#include "error_info.hpp"
 #include "latex_math.hpp"
 #include "output.hpp"
 #include "prose.hpp"
+#include "solve_output.hpp"
 
 namespace napkin {
 namespace {
@@ -97,7 +99,7 @@ Item derivation_item(const std::string& label, const Derivation& d) {
 
 Item field_item(const FieldReport& f) {
   if (f.ok) return derivation_item(f.name, f.derivation);
-  if (!f.error.empty()) return {f.name, {"\\quad\\text{" + latex_text(f.error) + "}"}, ""};  // it failed: the error, with its place
+  if (f.error) return {f.name, {"\\quad\\text{" + latex_text(error_line(*f.error)) + "}"}, ""};  // it failed: the error, with its place
   return {f.name, {fmt::format("\\quad\\text{{needs \\texttt{{{}}} (declared at {})}}", latex_text(f.needs), latex_text(f.declared_at))}, ""};
 }
 
@@ -225,6 +227,38 @@ void flatten(const ExplainNode& n, std::vector<Item>& out) {
   for (const auto& c : n.children) flatten(c, out);
 }
 
+// The `solve` statements, each as the terminal's brief form: its first line
+// in the typewriter face it is written in, each line after it on its own
+// line, indented as it is there.
+std::string solves_latex(const Interpreter& in, const std::vector<SolveReport>& solves) {
+  std::string out = "\\section*{solve}\n\\begin{itemize}\n";
+  for (const auto& s : solves) {
+    // The lines as the terminal prints them (a statement written over
+    // several lines keeps its own).
+    std::vector<std::string> lines;
+    for (const auto& l : solve_brief_lines(in, s)) {
+      const std::string indented = std::string(2 * static_cast<std::size_t>(l.level), ' ') + l.text;
+      for (std::size_t at = 0; at < indented.size();) {
+        const std::size_t end = std::min(indented.find('\n', at), indented.size());
+        if (end > at) lines.push_back(indented.substr(at, end - at));
+        at = end + 1;
+      }
+    }
+    if (lines.empty()) continue;
+    out += "\\item \\texttt{" + latex_text(lines[0]) + "}";
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      std::size_t lead = 0;
+      while (lead < lines[i].size() && lines[i][lead] == ' ') ++lead;
+      out += "\\\\\n";
+      // \hspace*: plain glue at the start of a line after \\ is dropped.
+      if (lead >= 2) out += fmt::format("\\hspace*{{{}em}}", lead / 2);
+      out += latex_text(lines[i].substr(lead));
+    }
+    out += "\n";
+  }
+  return out + "\\end{itemize}\n";
+}
+
 }  // namespace
 
 std::string report_latex(const Interpreter& in, const Report& r, CheckDisplay checks) {
@@ -260,41 +294,8 @@ std::string report_latex(const Interpreter& in, const Report& r, CheckDisplay ch
   flush_lets();
   for (const auto& sw : r.sweeps) body += sweep_latex(in, sw) + "\n";
   if (!r.checks.empty() && checks != CheckDisplay::None) body += checks_latex(in, r.checks, beside);
+  if (!r.solves.empty()) body += "\n" + solves_latex(in, r.solves);
   return document(body);
-}
-
-std::string solves_latex(const std::vector<std::string>& brief) {
-  // Each solve's first line is its statement, in the typewriter face it is
-  // written in; each line after it, what it found, keeps its own line, and
-  // an indented one is indented.
-  std::string out = "\\section*{solve}\n\\begin{itemize}\n";
-  for (const auto& text : brief) {
-    std::vector<std::string> lines;
-    std::size_t at = 0;
-    while (at < text.size()) {
-      const std::size_t end = std::min(text.find('\n', at), text.size());
-      if (end > at) lines.push_back(text.substr(at, end - at));
-      at = end + 1;
-    }
-    if (lines.empty()) continue;
-    out += "\\item \\texttt{" + latex_text(lines[0]) + "}";
-    for (std::size_t i = 1; i < lines.size(); ++i) {
-      std::size_t lead = 0;
-      while (lead < lines[i].size() && lines[i][lead] == ' ') ++lead;
-      out += "\\\\\n";
-      // \hspace*: plain glue at the start of a line after \\ is dropped.
-      if (lead >= 2) out += fmt::format("\\hspace*{{{}em}}", lead / 2);
-      out += latex_text(lines[i].substr(lead));
-    }
-    out += "\n";
-  }
-  return out + "\\end{itemize}\n";
-}
-
-std::string with_latex_section(const std::string& document, const std::string& section) {
-  const std::size_t end = document.rfind("\\end{document}");
-  if (end == std::string::npos) return document + section;
-  return document.substr(0, end) + section + "\n" + document.substr(end);
 }
 
 std::string explain_latex(const ExplainNode& root, bool flat) {

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <set>
 
+#include "error_info.hpp"
 #include "escape.hpp"
 #include "output.hpp"
 #include "prose.hpp"
+#include "solve_output.hpp"
 
 namespace napkin {
 namespace {
@@ -18,7 +20,7 @@ std::string escape(const std::string& s) { return markdown_text(s); }
 std::string cell(const std::string& s) { return markdown_cell(s); }
 
 std::string shown(const FieldReport& f) {
-  if (!f.ok && !f.error.empty()) return "**" + escape(f.error) + "**";  // it failed: the error, with its place
+  if (!f.ok && f.error) return "**" + escape(error_line(*f.error)) + "**";  // it failed: the error, with its place
   if (!f.ok) return fmt::format("needs {} (declared at {})", code(f.needs), escape(f.declared_at));
   std::string v = escape(text(f.derivation.result));
   if (!f.derivation.note.empty()) v += " *(" + escape(f.derivation.note) + ")*";
@@ -154,6 +156,8 @@ std::string report_markdown(const Interpreter& in, const Report& r, CheckDisplay
     separate();
     out += checks_markdown(in, r.checks, beside);
   }
+  // `solve` statements, after everything else, as the terminal shows them.
+  if (!r.solves.empty()) out += "\n## solve\n\n```" + solves_text(in, r) + "```\n";
   return out;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Output formats for a report and for an explanation.
+// Output formats for a report and for an explanation. Each renders the
+// Report (report.hpp) as it is, solves and errors included.
 #include <cstdint>
 #include <string>
 
@@ -18,6 +19,7 @@ std::string report_json(const Interpreter& in, const Report& r);
 // fails): no values, no checks, and the error as data, so that a program
 // reading stdout gets a document either way.
 std::string unloaded_report_json(const Diagnostic& d);
+std::string unloaded_report_toml(const Diagnostic& d);
 std::string checks_text(const Interpreter& in, const std::vector<CheckResult>& checks, bool list_passed);
 std::string check_failure_text(const Interpreter& in, const CheckResult& c);
 std::string sweeps_json_text(const Interpreter& in, const std::vector<SweepResult>& sweeps);
@@ -40,21 +42,11 @@ void limit_sweep_points(const SweepResult& s, std::size_t limit, const char* for
 // listed); or not at all (failures still go to standard error).
 enum class CheckDisplay : std::uint8_t { List, Beside, None };
 
-// Markdown for review comments, LaTeX for lecture notes, TOML with the JSON's content.
+// Markdown for review comments, LaTeX for lecture notes, TOML with the
+// JSON's content (both made from one tree: report_tree.hpp).
 std::string report_markdown(const Interpreter& in, const Report& r, CheckDisplay checks = CheckDisplay::List);
 std::string report_latex(const Interpreter& in, const Report& r, CheckDisplay checks = CheckDisplay::List);
 std::string report_toml(const Interpreter& in, const Report& r);
-// The JSON that report_toml writes as TOML (its sweeps held to TOML's limit),
-// and the conversion: for a caller that adds to the document first.
-std::string report_toml_json(const Interpreter& in, const Report& r);
-std::string toml_from_json(const std::string& json_text);
-// `json_text` (an object) with `items` (each a JSON document) as the array
-// `key` at its end, laid out as report_json lays out its own.
-std::string with_json_array(const std::string& json_text, const std::string& key, const std::vector<std::string>& items);
-// The `solve` statements of `napkin run` as a LaTeX section, from each
-// one's brief text; and `document` with a section added before its end.
-std::string solves_latex(const std::vector<std::string>& brief);
-std::string with_latex_section(const std::string& document, const std::string& section);
 // With `flat`, the root alone: its formula, the formula inlined to literals
 // and inputs (ExplainNode::flat), and the result.
 std::string explain_markdown(const ExplainNode& root, bool flat = false);

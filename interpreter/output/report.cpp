@@ -1,6 +1,5 @@
 #include "report.hpp"
 
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
@@ -42,6 +41,22 @@ Derivation derivation_of(const Interpreter& in, const Formulas& how, const ast::
   return d;
 }
 
+// The fields and lets a formula read, each once, in the order it read them
+// (what `napkin explain` opens one level down); records, functions and the
+// calls the derivation opens itself are not inputs.
+std::vector<DerivationInput> inputs_of(const Trace& trace) {
+  std::vector<DerivationInput> out;
+  std::set<std::pair<const void*, std::size_t>> seen;
+  for (const auto& e : trace.entries) {
+    if (e.call || e.value.kind == Value::Kind::Record || e.value.kind == Value::Kind::Function) continue;
+    if (e.rec && seen.insert({e.rec, e.field}).second)
+      out.push_back({e.rec->name + "." + e.rec->slots()[e.field].name, e.value});
+    else if (!e.rec && e.binding && seen.insert({e.binding, 0}).second)
+      out.push_back({e.binding->name, e.value});
+  }
+  return out;
+}
+
 FieldReport missing(const MissingInput& e, std::string qualified, std::string name) {
   FieldReport f;
   f.qualified = std::move(qualified);
@@ -65,13 +80,7 @@ struct Errors {
     FieldReport f;
     f.qualified = std::move(qualified);
     f.name = std::move(name);
-    f.error = headline(d);
-    f.diagnostic = d;
-    for (const auto& l : d.labels)
-      if (l.primary && l.span.valid()) {
-        f.error += fmt::format(" ({})", l.span.where_line());
-        break;
-      }
+    f.error = d;
     return f;
   }
   void keep(const Error& e) {
@@ -137,6 +146,7 @@ Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, co
       f.ok = true;
       f.value = v;
       f.derivation = derivation_of(in, formulas, *slot.decl->value, r->state[i].trace, v);
+      if (formulas.formulas) f.inputs = inputs_of(r->state[i].trace);
       f.own = slot.decl->span.file == r->span.file;
       f.headline = std::find(headline.begin(), headline.end(), slot.name) != headline.end();
       s.fields.push_back(std::move(f));
@@ -187,6 +197,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
       f.ok = true;
       f.value = v;
       f.derivation = derivation_of(in, formulas, *st.value, b->state.trace, v);
+      if (formulas.formulas) f.inputs = inputs_of(b->state.trace);
       s.fields.push_back(std::move(f));
       out.sections.push_back(std::move(s));
     } catch (const MissingInput& e) {
@@ -227,7 +238,9 @@ void keep_own_fields(Report& r) {
 
 namespace {
 
-std::vector<CheckResult> checks_of(Interpreter& in, Module* m, Errors& errors) {
+// `errored`, when given, gets each check that could not be evaluated.
+std::vector<CheckResult> checks_of(Interpreter& in, Module* m, Errors& errors,
+                                   std::vector<ErroredCheck>* errored = nullptr) {
   std::vector<CheckResult> out;
   for (const auto& st : m->ast.statements) {
     if (st.kind != ast::StmtKind::Check) continue;
@@ -236,6 +249,7 @@ std::vector<CheckResult> checks_of(Interpreter& in, Module* m, Errors& errors) {
     } catch (const Error& e) {
       if (!errors.out) throw;
       errors.keep(e);
+      if (errored) errored->push_back({&st, e.diagnostic()});
     }
   }
   return out;
@@ -289,7 +303,7 @@ Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, bool 
     if (!keep_going) throw;
     errors.keep(e);
   }
-  r.checks = checks_of(in, m, errors);
+  r.checks = checks_of(in, m, errors, &r.errored_checks);
   return r;
 }
 

@@ -1,17 +1,26 @@
 #pragma once
 // Everything `napkin run` shows, evaluated once and then printed by one of
 // the output formats: the fields of each record a file defines, its lets,
-// and its checks.
+// its sweeps, its checks, what its `solve` statements found, and every error
+// met, all as data. Every format renders this structure; none reads another
+// format's text.
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "interpreter/derivation/derivation.hpp"
+#include "interpreter/derivation/explain.hpp"
 #include "interpreter/core/interpreter.hpp"
 #include "interpreter/sweep/sweep.hpp"
 
 namespace napkin {
+
+// One value a formula read: a field (`decode.batch`) or a let.
+struct DerivationInput {
+  std::string name;
+  Value value;
+};
 
 struct FieldReport {
   std::string qualified;  // "decode.tokens_per_s", or "x" for a let
@@ -21,8 +30,10 @@ struct FieldReport {
   Derivation derivation;
   std::string needs;        // the missing input, when !ok
   std::string declared_at;  // where that input is declared ("std/hardware:12")
-  std::string error;        // when it failed for another reason: "error[E0400]: division by zero (line 3)"
-  std::optional<Diagnostic> diagnostic;  // that error as data, for JSON and TOML
+  std::optional<Diagnostic> error;  // when it failed for another reason
+  // The values its formula read (each once, in the order read): a
+  // derivation's inputs, as data. Empty without derivations.
+  std::vector<DerivationInput> inputs;
   bool own = true;          // set or defined in the record's own file, not inherited from a library
   bool headline = false;    // one of the fields its record type declares worth showing (`transformer_headline`)
 };
@@ -37,14 +48,40 @@ struct Section {
   std::vector<FieldReport> fields;
 };
 
-// What a `solve` statement found, as data: `napkin diff` compares it like a
-// value (analysis/ finds it; cli/ puts it in the report).
+// What a `solve` statement found, as data: every format shows it, and
+// `napkin diff` compares it like a value (analysis/ finds it; cli/ puts it
+// in the report before it is rendered).
 struct SolveReport {
   std::string statement;  // "solve decode for batch max where fits", as written
   std::string qualified;  // "decode.batch": the input it finds
+  std::string record;     // "decode"
+  std::string input;      // "batch"
+  std::string goal;       // "max", "min" or "equal"
+  std::string condition;  // as written: "fits", "tokens_per_s == 2000 token/s"
+  std::string compared;   // equal: the condition's left side as written ("tokens_per_s")
   bool ok = false;
-  Value solution;         // when ok
-  std::string error;      // when not: "error[E0503]: …"
+  std::optional<Diagnostic> error;  // when not ok: why nothing was found
+  // When ok:
+  Value solution;
+  bool whole_numbers = false;  // searched over whole numbers
+  Value lo, hi;                // the bracket searched
+  bool at_bracket_end = false;
+  int evaluations = 0;
+  std::string set_at;  // where the input is declared: "file:line"
+  // The condition at one value of the input: whether it holds (max, min),
+  // or its two sides (equal).
+  struct Seen {
+    Value input, value, target;
+  };
+  Seen at_solution;
+  std::optional<Seen> beyond;  // whole numbers: one past the solution, where it does not hold
+  std::vector<ExplainNode> derivation;  // every field the condition read at the solution
+};
+
+// A check that could not be evaluated: its error, in `Report::errors` too.
+struct ErroredCheck {
+  const ast::Stmt* stmt = nullptr;
+  Diagnostic error;
 };
 
 struct Report {
@@ -55,8 +92,9 @@ struct Report {
   std::string intro;
   std::vector<Section> sections;
   std::vector<SweepResult> sweeps;
-  std::vector<CheckResult> checks;
-  std::vector<SolveReport> solves;  // filled by the caller that runs them (`napkin diff`)
+  std::vector<CheckResult> checks;          // passed or failed, in the file's order
+  std::vector<ErroredCheck> errored_checks;  // with keep_going: those that could not be evaluated
+  std::vector<SolveReport> solves;  // filled by the caller that runs them (cli's solve_statements)
   std::vector<Diagnostic> errors;  // with keep_going: every error met, once each, in order
   // Set for a solution sheet (`run --steps`): how far each derivation opens;
   // every format then shows each derivation's calls too.

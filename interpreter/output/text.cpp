@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "interpreter/derivation/check_failure.hpp"
+#include "error_info.hpp"
 #include "output.hpp"
+#include "solve_output.hpp"
 #include "grammar/text_width.hpp"
 
 namespace napkin {
@@ -18,8 +20,8 @@ std::string pad(const std::string& s, std::size_t w) { return s + std::string(w 
 void field_lines(const FieldReport& f, std::size_t name_width, const std::string& indent, bool steps, std::string& out) {
   const std::string head = indent + pad(f.name, name_width) + " = ";
   if (!f.ok) {
-    if (!f.error.empty())
-      out += head + f.error + "\n";
+    if (f.error)
+      out += head + error_line(*f.error) + "\n";
     else
       out += fmt::format("{}needs {} (declared at {})\n", head, f.needs, f.declared_at);
     return;
@@ -117,7 +119,8 @@ std::string report_text(const Interpreter& in, const Report& r, const TextOption
     out += "\nchecks\n";
     out += checks_text(in, r.checks, true);
   }
-  return out;
+  // `solve` statements: after everything else.
+  return out + solves_text(in, r);
 }
 
 }  // namespace napkin

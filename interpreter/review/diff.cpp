@@ -12,6 +12,8 @@
 #include "grammar/printer.hpp"
 #include "interpreter/derivation/derivation.hpp"
 #include "interpreter/core/format.hpp"
+#include "interpreter/output/check_results.hpp"
+#include "interpreter/output/error_info.hpp"
 
 namespace napkin {
 namespace {
@@ -83,7 +85,9 @@ Values collect(Version& v) {
       side.present = true;
       side.ok = f.ok;
       side.value = f.value;
-      side.shown = f.ok ? v.in->show(f.value) : "needs " + f.needs;
+      side.needs = f.ok ? "" : f.needs;
+      side.error = f.error;
+      side.shown = f.ok ? v.in->show(f.value) : f.error ? error_line(*f.error, false) : "needs " + f.needs;
       side.literal = f.ok && f.derivation.input;
       if (f.ok && f.value.kind == Value::Kind::Quantity) side.si_unit = v.in->units().format(f.value.q.dim);
       if (auto it = known.find(f.qualified); it != known.end()) {
@@ -107,7 +111,8 @@ Values collect(Version& v) {
       side.shown = v.in->show(s.solution);
       if (s.solution.kind == Value::Kind::Quantity) side.si_unit = v.in->units().format(s.solution.q.dim);
     } else {
-      side.shown = s.error;
+      side.error = s.error;
+      side.shown = s.error ? error_line(*s.error, false) : "";
     }
     if (!out.by_name.count(s.statement)) out.order.push_back(s.statement);
     out.by_name[s.statement] = std::move(side);
@@ -132,60 +137,32 @@ bool same(const DiffSide& a, const DiffSide& b) {
     // The same formula over the same inputs in another order may round differently.
     return x == y || std::fabs(x - y) <= 1e-12 * std::max(std::fabs(x), std::fabs(y));
   }
-  return a.ok == b.ok && a.value.kind == b.value.kind && a.shown == b.shown;
-}
-
-// The size of one `text` (such as "kB/token" or "TFLOP/s"), to show a value in
-// the unit the other version was shown in.
-std::optional<DisplayUnit> display_unit(const std::string& text, const UnitTable& units) {
-  DisplayUnit d{text, 1};
-  std::size_t start = 0;
-  bool divide = false;
-  while (start <= text.size()) {
-    std::size_t end = text.find_first_of("/*", start);
-    if (end == std::string::npos) end = text.size();
-    std::string symbol = text.substr(start, end - start);
-    int power = 1;
-    if (auto caret = symbol.find('^'); caret != std::string::npos) {
-      power = std::atoi(symbol.c_str() + caret + 1);
-      symbol.resize(caret);
-    }
-    const auto def = units.lookup(symbol);
-    if (!def) return std::nullopt;
-    d.scale *= std::pow(def->scale, divide ? -power : power);
-    if (end == text.size()) break;
-    divide = text[end] == '/';
-    start = end + 1;
+  if (!a.ok || !b.ok) {  // what is missing, or which error (its place may have moved with the file)
+    if (a.ok != b.ok || a.needs != b.needs || a.error.has_value() != b.error.has_value()) return false;
+    return !a.error || (a.error->code == b.error->code && a.error->message == b.error->message);
   }
-  return d;
-}
-
-std::pair<std::string, std::string> split_unit(const std::string& shown) {
-  const std::size_t sp = shown.find(' ');
-  if (sp == std::string::npos) return {shown, ""};
-  return {shown.substr(0, sp), shown.substr(sp + 1)};
+  return a.value.kind == b.value.kind && a.shown == b.shown;
 }
 
 // `192 → 1,152 KiB/token` reads better than two units: show the new value
-// in the old one's unit when the two were chosen automatically.
-void side_by_side(DiffEntry& e, const Interpreter& after) {
+// in the old one's unit when the two were chosen automatically. Both
+// figures come apart from their units as format_quantity made them, never
+// by reading the shown text.
+void side_by_side(DiffEntry& e, const Interpreter& before, const Interpreter& after) {
   e.before_text = e.before.shown;
   e.after_text = e.after.shown;
-  if (!e.numeric) return;
-  auto [bn, bu] = split_unit(e.before.shown);
-  auto [an, au] = split_unit(e.after.shown);
-  if (bu.empty() || au.empty()) return;
-  if (bu != au && !e.before.value.display && !e.after.value.display && std::isfinite(e.change) &&
-      std::fabs(e.change) < 100) {
-    if (auto d = display_unit(bu, after.units())) {
-      an = split_unit(format_quantity(e.after.value.q, &*d, after.units(), after.options().digits)).first;
-      au = bu;
-    }
-  }
-  if (bu != au) return;
-  e.before_text = bn;
-  e.after_text = an;
-  e.unit = bu;
+  const Value &was = e.before.value, &now = e.after.value;
+  if (!e.numeric || was.samples || now.samples) return;  // a range shows its interval beside its unit
+  const ShownQuantity b = shown_quantity(was.q, was.display, before.units(), before.options().digits);
+  ShownQuantity a = shown_quantity(now.q, now.display, after.units(), after.options().digits);
+  // A plain number or a percentage is one piece ("12%"): nothing to share.
+  if (b.suffix.empty() || b.suffix[0] != ' ' || a.suffix.empty() || a.suffix[0] != ' ') return;
+  if (b.suffix != a.suffix && !was.display && !now.display && std::isfinite(e.change) && std::fabs(e.change) < 100)
+    a = shown_quantity(now.q, &b.unit, after.units(), after.options().digits);
+  if (b.suffix != a.suffix) return;
+  e.before_text = b.number;
+  e.after_text = a.number;
+  e.unit = b.unit.text;
 }
 
 DiffEntry entry(const std::string& name, const DiffSide& before, const DiffSide& after) {
@@ -209,15 +186,36 @@ double size_of_change(const DiffEntry& e) {
   return std::stod(fmt::format("{:.6g}", std::fabs(e.change)));
 }
 
-std::vector<CheckDiff> check_changes(const Report& before, const Report& after) {
-  std::map<std::string, int> old_state;
-  for (const CheckResult& c : before.checks) old_state[c.source] = c.passed ? 1 : 0;
+// A check's two sides as the diff shows them: in the checker's unit.
+void check_sides(const Interpreter& in, const CheckResult& c, DiffSide& actual, DiffSide& expected) {
+  if (c.relation.empty()) return;
+  const CheckValues v = check_values(in, c);
+  for (auto [side, value] : {std::pair{&actual, &v.actual}, std::pair{&expected, &v.expected}}) {
+    side->present = side->ok = true;
+    side->value = *value;
+    side->shown = in.show(*value, v.digits);
+    side->si_unit = in.units().format(value->q.dim);
+  }
+}
+
+std::vector<CheckDiff> check_changes(const Version& before, const Version& after) {
+  std::map<std::string, const CheckResult*> old_check;
+  for (const CheckResult& c : before.report.checks) old_check[c.source] = &c;
   std::vector<CheckDiff> out;
-  for (const CheckResult& c : after.checks) {
-    const int now = c.passed ? 1 : 0;
-    auto it = old_state.find(c.source);
-    const int was = it == old_state.end() ? -1 : it->second;
-    if (was != now && !(was == -1 && now == 1)) out.push_back({c.source, was, now});
+  for (const CheckResult& c : after.report.checks) {
+    CheckDiff d;
+    d.source = c.source;
+    d.after = c.passed ? 1 : 0;
+    check_sides(*after.in, c, d.actual_after, d.expected_after);
+    auto it = old_check.find(c.source);
+    if (it != old_check.end()) {
+      d.before = it->second->passed ? 1 : 0;
+      check_sides(*before.in, *it->second, d.actual_before, d.expected_before);
+    }
+    // Still failing, but not as before: the values it compares moved.
+    d.moved = d.before == 0 && d.after == 0 && d.actual_before.present && d.actual_after.present &&
+              (!same(d.actual_before, d.actual_after) || !same(d.expected_before, d.expected_after));
+    if ((d.before != d.after && !(d.before == -1 && d.after == 1)) || d.moved) out.push_back(std::move(d));
   }
   return out;
 }
@@ -306,7 +304,7 @@ Diff diff_versions(Version& before, Version& after, double threshold) {
       ++d.hidden;
       continue;
     }
-    side_by_side(e, *after.in);
+    side_by_side(e, *before.in, *after.in);
     d.moved.push_back(std::move(e));
   }
   for (const std::string& name : b.order)
@@ -319,7 +317,7 @@ Diff diff_versions(Version& before, Version& after, double threshold) {
     if (x.after.own != y.after.own) return x.after.own;
     return size_of_change(x) > size_of_change(y);
   });
-  d.checks = check_changes(before.report, after.report);
+  d.checks = check_changes(before, after);
   return d;
 }
 

@@ -2,6 +2,7 @@
 // `napkin diff`: what changed between two versions of a file. Both are
 // evaluated in full; the inputs that changed are fields whose formula
 // changed, and every value is compared, largest relative change first.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,9 @@ struct DiffSide {
   bool present = false;  // the version defines this name
   bool ok = false;       // and could compute it
   Value value;
-  std::string shown;    // "135.8 token/s", or "needs peak_fp8"
+  std::string needs;                // when !ok: the missing input
+  std::optional<Diagnostic> error;  // when !ok for another reason (a solve that found nothing)
+  std::string shown;    // "135.8 token/s", "needs peak_fp8", "error[E0503]: no solution in [1, 64]"
   std::string formula;  // as written, `·` for `*`; "" for a declared input without a value
   bool literal = false;  // the formula is a literal: the value is the input itself
   std::string si_unit;   // "B/s": the dimension, for comparing and for JSON
@@ -37,13 +40,18 @@ struct DiffEntry {
 struct CheckDiff {
   std::string source;        // "check decode.tokens_per_s ≈ 136 token/s within 1%"
   int before = -1, after = -1;  // -1 absent, 0 failed, 1 passed
+  // A comparison's two sides in each version, in the unit the checker wrote
+  // the expected value in (not present: a condition, or the version lacks it).
+  DiffSide actual_before, actual_after, expected_before, expected_after;
+  // It failed in both versions, and its actual or expected value moved.
+  bool moved = false;
 };
 
 struct Diff {
   std::vector<DiffEntry> inputs;  // fields whose formula changed, once per declaration
   std::vector<DiffEntry> moved;   // values that changed, largest relative change first
   std::vector<DiffEntry> appeared, disappeared;
-  std::vector<CheckDiff> checks;  // checks whose outcome changed
+  std::vector<CheckDiff> checks;  // checks whose outcome changed, or that still fail with other values
   std::size_t hidden = 0;         // moves smaller than the threshold
 
   bool values_moved() const { return !moved.empty() || !appeared.empty() || !disappeared.empty(); }

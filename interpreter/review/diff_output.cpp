@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "diff.hpp"
 #include "grammar/text_width.hpp"
+#include "interpreter/output/error_info.hpp"
 #include "interpreter/output/escape.hpp"
 
 namespace napkin {
@@ -36,6 +38,18 @@ std::string md_code(const std::string& s) { return markdown_cell(markdown_code(s
 std::string md_value(const DiffSide& s) {
   const bool text = s.ok && s.value.kind != Value::Kind::Quantity && s.value.kind != Value::Kind::Bool;
   return markdown_cell(text ? markdown_text(s.shown) : s.shown);
+}
+
+// "; actual 1,833 → 1,790 token/s": what moved in a check that still fails.
+std::string check_moves(const CheckDiff& c) {
+  if (!c.moved) return "";
+  std::string t;
+  auto add = [&](const char* what, const DiffSide& b, const DiffSide& a) {
+    if (b.shown != a.shown) t += fmt::format("; {} {} → {}", what, b.shown, a.shown);
+  };
+  add("actual", c.actual_before, c.actual_after);
+  add("expected", c.expected_before, c.expected_after);
+  return t;
 }
 
 // "  (also a, b)": the rows folded into this one.
@@ -75,7 +89,7 @@ std::string diff_text(const Diff& d) {
   if (!d.checks.empty()) {
     std::string t = "checks\n";
     for (const auto& c : d.checks)
-      t += fmt::format("  {} {}  ({} before)\n", c.after == 1 ? "✓" : "✗", c.source, check_state(c.before));
+      t += fmt::format("  {} {}  ({} before{})\n", c.after == 1 ? "✓" : "✗", c.source, check_state(c.before), check_moves(c));
     parts.push_back(std::move(t));
   }
   if (!d.values_moved()) parts.push_back(d.hidden ? "no value moved past the threshold\n" : "no value moved\n");
@@ -111,7 +125,8 @@ std::string diff_markdown(const Diff& d) {
   if (!d.checks.empty()) {
     out += "**Checks**\n\n";
     for (const auto& c : d.checks)
-      out += fmt::format("- {} {} ({} before)\n", c.after == 1 ? "✓" : "✗", md_code(c.source), check_state(c.before));
+      out += fmt::format("- {} {} ({} before{})\n", c.after == 1 ? "✓" : "✗", md_code(c.source), check_state(c.before),
+                         markdown_text(check_moves(c)));
     out += "\n";
   }
   if (!d.values_moved()) out += "No value moved.\n\n";
@@ -123,8 +138,12 @@ std::string diff_json(const Diff& d) {
   using json = nlohmann::ordered_json;
   auto side = [](const DiffSide& s) {
     json j = json::object();
+    if (!s.ok && s.error) {
+      j["error"] = error_json(error_info(*s.error));
+      return j;
+    }
     if (!s.ok) {
-      j["needs"] = s.shown.substr(6);  // "needs X"
+      j["needs"] = s.needs;
       return j;
     }
     j["display"] = s.shown;
@@ -158,8 +177,20 @@ std::string diff_json(const Diff& d) {
   out["appeared"] = std::move(appeared);
   out["disappeared"] = std::move(disappeared);
   json checks = json::array();
-  for (const auto& c : d.checks)
-    checks.push_back({{"source", c.source}, {"before", check_state(c.before)}, {"after", check_state(c.after)}});
+  for (const auto& c : d.checks) {
+    json j = {{"source", c.source}, {"before", check_state(c.before)}, {"after", check_state(c.after)}};
+    // Both sides of the comparison in each version it is in.
+    for (auto [key, b, a] : {std::tuple{"actual", &c.actual_before, &c.actual_after},
+                             std::tuple{"expected", &c.expected_before, &c.expected_after}}) {
+      if (!b->present && !a->present) continue;
+      json both = json::object();
+      if (b->present) both["before"] = side(*b);
+      if (a->present) both["after"] = side(*a);
+      j[key] = std::move(both);
+    }
+    j["moved"] = c.moved;
+    checks.push_back(std::move(j));
+  }
   out["checks"] = std::move(checks);
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

@@ -17,6 +17,8 @@
 #include "fuzz_common.hpp"
 #include "interpreter/analysis/analysis_output.hpp"
 #include "interpreter/cli/guarded.hpp"
+#include "interpreter/cli/solves.hpp"
+#include "interpreter/output/solve_output.hpp"
 #include "interpreter/output/report.hpp"
 
 namespace {
@@ -38,8 +40,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   });
   if (!m) return 0;
   fuzz::answer(in, [&] {
-    const cli::SolveStatements s = cli::run_solve_statements(in, m, true);
-    (void)s;
+    Report with_solves;
+    with_solves.steps = StepDepth::One;
+    with_solves.solves = cli::solve_statements(in, m, 1);
+    (void)solves_text(in, with_solves);
   });
   Report r;
   fuzz::answer(in, [&] { r = build_report(in, m, false, /*keep_going=*/true, /*derivations=*/false); });
@@ -54,9 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         spec.condition = s.fields.back().name;
         if (given) spec.lo = "1", spec.hi = "1000";
         const SolveResult res = solve(in, m, spec);
-        (void)solve_text(in, res, -1);
-        (void)solve_json(in, res, 1);
-        (void)solve_brief_text(in, res);
+        (void)solve_text(in, cli::solve_report(in, res, -1));
+        (void)solve_json(in, cli::solve_report(in, res, 1));
+        (void)solve_brief_text(in, cli::solve_report(in, res, 0));
       });
     }
     break;

@@ -1,0 +1,143 @@
+"""The report as data: `napkin run --format json|toml` read by real parsers
+(json, tomllib), and `napkin diff --format json`, each field asserted
+against a figure worked out by hand in the comments beside it.
+
+Usage: report_data_test.py NAPKIN  (from the repository root)
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import tomllib
+
+NAPKIN = sys.argv[1]
+failures = 0
+passes = 0
+
+# Line numbers matter: the assertions below name them.
+DATA = """\
+# The report as data: every figure below is worked out by hand.
+scenario s {
+  bytes = 16 GB
+  bw    = 2 TB/s
+  t     = bytes / bw
+  batch = 4
+  per   = batch * 2 GB
+  fits  = per <= 10 GB
+}
+check s.t ≈ 8 ms within 1%
+check s.t == 9 ms
+check s.bytes
+solve s for batch max where fits
+solve s for batch in [6, 9] max where fits
+"""
+
+
+def expect(name, cond):
+    global failures, passes
+    if cond:
+        passes += 1
+    else:
+        failures += 1
+        print(f"FAIL {name}")
+
+
+def close(x, y):
+    return isinstance(x, (int, float)) and math.isclose(x, y, rel_tol=1e-12)
+
+
+def run(*args):
+    return subprocess.run([NAPKIN, *args], capture_output=True, text=True, env={**os.environ, "NAPKIN_NO_MEASURE": "1"})
+
+
+def document(fmt, path):
+    done = run("run", path, "--format", fmt)
+    # A check failed and a check and a solve could not be evaluated: errors win, exit 2.
+    expect(f"{fmt}.exit", done.returncode == 2)
+    return json.loads(done.stdout) if fmt == "json" else tomllib.loads(done.stdout)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "data.napkin")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(DATA)
+    for fmt in ("json", "toml"):
+        doc = document(fmt, path)
+        t = doc["values"]["s.t"]
+        # t = 16 GB / (2 TB/s) = 16e9 B / 2e12 B/s = 0.008 s, shown as 8 ms.
+        expect(f"{fmt}.value", close(t["si"], 0.008) and t["unit"] == "s" and t["display"] == "8 ms")
+        d = t["derivation"]
+        expect(f"{fmt}.derivation.text", d["formula"] == "bytes / bw" and d["substituted"] == "16 GB / (2 TB/s)"
+               and d["result"] == "8 ms" and d["origin"].endswith("data.napkin:5"))
+        # Its formula read two fields: 16 GB = 16e9 B and 2 TB/s = 2e12 B/s.
+        expect(f"{fmt}.derivation.inputs", [(i["name"], i["si"], i["unit"]) for i in d["inputs"]]
+               == [("s.bytes", 16e9, "B"), ("s.bw", 2e12, "B/s")])
+        # A literal has nothing to derive and reads nothing.
+        b = doc["values"]["s.bytes"]["derivation"]
+        expect(f"{fmt}.derivation.literal", b["literal"] is True and b["inputs"] == [])
+
+        checks = doc["checks"]
+        expect(f"{fmt}.checks.order", [c["line"] for c in checks] == [10, 11, 12])
+        # Line 10: 8 ms ≈ 8 ms within 1% (0.01) passes.
+        c = checks[0]
+        expect(f"{fmt}.check.passed", c["status"] == "passed" and c["passed"] is True and c["relation"] == "≈")
+        expect(f"{fmt}.check.actual", close(c["actual"]["si"], 0.008) and c["actual"]["unit"] == "s")
+        expect(f"{fmt}.check.expected", close(c["expected"]["si"], 0.008) and c["expected"]["display"] == "8 ms")
+        expect(f"{fmt}.check.tolerance", close(c["tolerance"]["si"], 0.01) and c["tolerance"]["display"] == "1%")
+        # Line 11: 8 ms == 9 ms fails; no tolerance for ==.
+        c = checks[1]
+        expect(f"{fmt}.check.failed", c["status"] == "failed" and c["passed"] is False and c["relation"] == "==")
+        expect(f"{fmt}.check.failed_sides", close(c["actual"]["si"], 0.008) and close(c["expected"]["si"], 0.009)
+               and "tolerance" not in c)
+        # Line 12: `check s.bytes` is a number, not a condition: E0501 at the
+        # expression, column 7 (after "check ").
+        c = checks[2]
+        e = c.get("error", {})
+        expect(f"{fmt}.check.errored", c["status"] == "errored" and (e.get("code"), e.get("line"), e.get("column"))
+               == ("E0501", 12, 7))
+
+        solves = doc["solves"]
+        expect(f"{fmt}.solves.count", len(solves) == 2)
+        # per = batch · 2 GB <= 10 GB holds up to batch 5 (10 GB), not at 6 (12 GB).
+        s = solves[0]
+        expect(f"{fmt}.solve.found", s["statement"] == "solve s for batch max where fits" and s["solution"]["si"] == 5
+               and s["whole_numbers"] is True and s["beyond"]["input"]["si"] == 6 and s["beyond"]["holds"] is False)
+        # In [6, 9] it never holds: E0503 at the statement, line 14 column 1.
+        s = solves[1]
+        e = s.get("error", {})
+        expect(f"{fmt}.solve.error", "solution" not in s and (e.get("code"), e.get("line"), e.get("column"))
+               == ("E0503", 14, 1) and e.get("file", "").endswith("data.napkin"))
+        # The document's errors: every one the run met, the check's, then the solve's.
+        expect(f"{fmt}.errors", [(e["code"], e["line"]) for e in doc["errors"]] == [("E0501", 12), ("E0503", 14)])
+
+    # A check that fails in both versions, with other values: 2 GB then 3 GB against 1 GB.
+    old, new = os.path.join(tmp, "old.napkin"), os.path.join(tmp, "new.napkin")
+    with open(old, "w") as f:
+        f.write("scenario s {\n  x = 2 GB\n}\ncheck s.x == 1 GB\n")
+    with open(new, "w") as f:
+        f.write("scenario s {\n  x = 3 GB\n}\ncheck s.x == 1 GB\n")
+    done = run("diff", "--format", "json", old, new)
+    c = json.loads(done.stdout)["checks"]
+    expect("diff.check_moved", len(c) == 1 and c[0]["moved"] is True and c[0]["before"] == "failed"
+           and c[0]["after"] == "failed" and c[0]["actual"]["before"]["si"] == 2e9 and c[0]["actual"]["after"]["si"] == 3e9
+           and c[0]["expected"]["after"]["si"] == 1e9)
+    done = run("diff", old, new)
+    expect("diff.check_moved.text", "  ✗ check s.x == 1 GB  (failed before; actual 2 GB → 3 GB)\n" in done.stdout)
+
+# uncertain_decode on 4 GPUs instead of 8 (examples/review/): the largest
+# batch that fits falls 185 → 66 (floor((320 - 141.1) GB / 2.684 GB), see
+# tests/review/diff_test.sh), and no batch reaches 5,000 token/s at its 5th
+# percentile any more: the answer 88 becomes E0503 at the statement, line 57.
+done = run("diff", "--format", "json", "examples/uncertain_decode.napkin", "examples/review/uncertain_decode_4_gpus.napkin")
+moved = {m["name"]: m for m in json.loads(done.stdout)["moved"]}
+fits = moved.get("solve decode for batch max where fits", {})
+expect("diff.solve_185_66", fits.get("before", {}).get("si") == 185 and fits.get("after", {}).get("si") == 66)
+rate = moved.get("solve decode for batch min where p5(tokens_per_s) >= 5000 token/s", {})
+err = rate.get("after", {}).get("error", {})
+expect("diff.solve_error", rate.get("before", {}).get("si") == 88 and (err.get("code"), err.get("line"), err.get("column"))
+       == ("E0503", 57, 1))
+
+print(f"{passes} passed, {failures} failed")
+sys.exit(1 if failures else 0)
