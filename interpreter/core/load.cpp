@@ -14,10 +14,12 @@
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
 #include "builtins.hpp"
+#include "declarations.hpp"
 #include "interpreter.hpp"
 #include "interpreter/io/read_source.hpp"
 #include "stack_guard.hpp"
 #include "stdlib_files.hpp"
+#include "stdlib_names.hpp"
 #include "suggest.hpp"
 
 namespace napkin {
@@ -134,6 +136,11 @@ std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::St
 Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const CompiledAst* compiled) {
   const std::string key = file->name;
   if (auto it = loaded_.find(key); it != loaded_.end()) return it->second;
+  // The base dimensions every file writes are declared in std/units: it
+  // comes before any other module, so they are numbered first.
+  if (static const std::string units = std::string("std/") + stdlib_names::units_module;
+      key != units && !loaded_.count(units))
+    load_std(stdlib_names::units_module);
   auto mod = std::make_unique<Module>();
   Module* m = mod.get();
   m->file = std::move(file);
@@ -205,6 +212,7 @@ Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const Compile
       if (p.default_value) check_units(*p.default_value);
     check_units(st.fields);
   }
+  declare_words(*this, *m);
   loaded_[key] = m;
   return m;
 }
@@ -243,6 +251,30 @@ void Interpreter::register_bindings(Module* m) {
   }
 }
 
+namespace {
+
+// `prefixes si, iec` or `prefixes none`: a family once, and `none` alone.
+void unit_prefixes(const ast::Stmt& st, bool& si, bool& iec) {
+  si = iec = false;
+  bool none = false;
+  for (std::size_t i = 0; i < st.columns.size(); ++i) {
+    const ast::Column& c = st.columns[i];
+    bool& on = c.name == "si" ? si : c.name == "iec" ? iec : none;
+    if (on || (i > 0 && (c.name == "none" || none))) {
+      Diagnostic d;
+      d.code = codes::bad_prefixes;
+      d.message = on ? fmt::format("`{}` is written twice in the prefixes of `{}`", c.name, st.name)
+                     : fmt::format("`none` cannot stand with other prefixes in the prefixes of `{}`", st.name);
+      d.labels.push_back({c.span, on ? "written again here" : "this contradicts the rest", true});
+      d.help = "write `prefixes si`, `prefixes iec`, `prefixes si, iec` or `prefixes none`";
+      throw Error(std::move(d));
+    }
+    on = true;
+  }
+}
+
+}  // namespace
+
 void Interpreter::declare_units(Module* m) {
   for (const auto& st : m->ast.statements) {
     if (st.kind != ast::StmtKind::Unit) continue;
@@ -252,8 +284,19 @@ void Interpreter::declare_units(Module* m) {
       fail(codes::unit_redefined, st.name_span, fmt::format("the unit `{}` is already defined", st.name),
            "choose another symbol, or use the existing unit");
     }
+    bool si = !st.value, iec = false;  // a base unit takes si unless it says otherwise
+    if (!st.columns.empty()) unit_prefixes(st, si, iec);
+    if (const std::string clash = units_.prefix_clash(st.name, si, iec); !clash.empty()) {
+      Diagnostic d;
+      d.code = codes::prefix_clash;
+      d.message = fmt::format("`{}` with its prefixes would spell `{}`, which is already a unit", st.name, clash);
+      d.labels.push_back({st.name_span, fmt::format("`{}` would be read two ways", clash), true});
+      d.help = st.value ? fmt::format("choose another symbol, or declare it without prefixes: `unit {} = …`", st.name)
+                        : fmt::format("choose another symbol, or declare it `unit {} prefixes none`", st.name);
+      throw Error(std::move(d));
+    }
     if (!st.value) {
-      if (!units_.declare_base(st.name))
+      if (!units_.declare_base(st.name, si, iec))
         fail(codes::size_limit, st.name_span,
              fmt::format("too many base units: napkin holds at most {}", kMaxBaseUnits));
       continue;
@@ -274,7 +317,7 @@ void Interpreter::declare_units(Module* m) {
       throw Error(std::move(d));
     }
     if (q.v <= 0) fail(codes::type_mismatch, st.value->span, "a unit must be a positive quantity");
-    units_.declare_derived(st.name, UnitDef{q.v, q.dim});
+    units_.declare_derived(st.name, UnitDef{q.v, q.dim}, si, iec);
   }
 }
 
@@ -386,9 +429,10 @@ Module* Interpreter::prelude_for(const ast::Expr& e) {
   // that order (`W*request`): the modules declaring them must come first in
   // the whole library's order, so that loading the rest later, as prelude()
   // does when this fails, numbers them as a run that loads it all at once.
+  // std/units is loaded before any module: it is never left out.
   bool left_out = false;
   for (std::size_t i : order)
-    if (kStdlib[i].base_units) {
+    if (kStdlib[i].base_units && std::string_view(kStdlib[i].name) != stdlib_names::units_module) {
       if (!need[i])
         left_out = true;
       else if (left_out)
