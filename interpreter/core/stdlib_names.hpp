@@ -62,8 +62,8 @@ inline constexpr const char* fraction_of_peak_fn = "fraction_of_peak";          
 // The module napkin loads before any other (load.cpp): the base dimensions,
 // their spellings and the names messages give dimensions. The symbols below
 // are those whose values C++ shows by its own conventions (UnitTable::Shown,
-// format.cpp); the fuzz targets and measure/ read a probe's unit through
-// them. Tests: golden.*, unit.format, stdlib.units.
+// format.cpp). Tests: tests/unit/declared_units_test.cpp and every golden
+// output.
 inline constexpr const char* units_module = "units";
 inline constexpr const char* byte_unit = "B";
 inline constexpr const char* flop_unit = "FLOP";

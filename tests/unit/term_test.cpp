@@ -72,7 +72,8 @@ TEST_CASE("a term's text is the printer's, for the printer's hard cases", "[term
 
 TEST_CASE("a value's term is the number and its unit", "[term]") {
   Interpreter in;
-  const Term t = value_term(in, Value::quantity(17179869184, Dim::base(kByte)));
+  in.load_std("units");
+  const Term t = value_term(in, Value::quantity(17179869184, in.units().dimension("B").value()));
   CHECK(t.kind == Term::Kind::Number);
   CHECK(t.text == "17.18");
   CHECK(t.unit == "GB");
