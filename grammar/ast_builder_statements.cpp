@@ -201,7 +201,7 @@ void AstBuilder::dimension_stmt(Text b, Text e) {
   f.type.unit = pop_unit();
   f.type.text = f.type.unit.text;
   f.type.span = f.type.unit.span;
-  f.name_span = f.span = f.type.span;
+  f.span = f.type.span;
   Entry name = pop();
   st.name = std::move(name.expr->text);
   st.name_span = name.expr->span;

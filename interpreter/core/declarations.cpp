@@ -51,6 +51,36 @@ void check_suggestion(Interpreter& in, Module& m, const ast::Stmt& st) {
 
 }  // namespace
 
+UnitPrefixes unit_prefixes(const UnitTable& units, const ast::Stmt& st) {
+  UnitPrefixes out;
+  out.si = !st.value && st.columns.empty();
+  bool none = false;
+  for (std::size_t i = 0; i < st.columns.size(); ++i) {
+    const ast::Column& c = st.columns[i];
+    bool& on = c.name == "si" ? out.si : c.name == "iec" ? out.iec : none;
+    if (on || (i > 0 && (c.name == "none" || none))) {
+      Diagnostic d;
+      d.code = codes::bad_prefixes;
+      d.message = on ? fmt::format("`{}` is written twice in the prefixes of `{}`", c.name, st.name)
+                     : fmt::format("`none` cannot stand with other prefixes in the prefixes of `{}`", st.name);
+      d.labels.push_back({c.span, on ? "written again here" : "this contradicts the rest", true});
+      d.help = "write `prefixes si`, `prefixes iec`, `prefixes si, iec` or `prefixes none`";
+      throw Error(std::move(d));
+    }
+    on = true;
+  }
+  if (const std::string clash = units.prefix_clash(st.name, out.si, out.iec); !clash.empty()) {
+    Diagnostic d;
+    d.code = codes::prefix_clash;
+    d.message = fmt::format("`{}` with its prefixes would spell `{}`, which is already a unit", st.name, clash);
+    d.labels.push_back({st.name_span, fmt::format("`{}` would be read two ways", clash), true});
+    d.help = st.value ? fmt::format("choose another symbol, or declare it without prefixes: `unit {} = …`", st.name)
+                      : fmt::format("choose another symbol, or declare it `unit {} prefixes none`", st.name);
+    throw Error(std::move(d));
+  }
+  return out;
+}
+
 void declare_words(Interpreter& in, Module& m) {
   for (const auto& st : m.ast.statements) {
     if (st.kind == ast::StmtKind::Dimension) name_dimension(in, st);

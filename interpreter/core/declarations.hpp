@@ -11,6 +11,14 @@
 
 namespace napkin {
 
+// The prefix families `unit NAME prefixes si, iec` declares (without the
+// clause, a base unit takes si and a derived unit none), checked: a family
+// once, `none` alone (E0217), no prefixed spelling already a unit (E0216).
+struct UnitPrefixes {
+  bool si = false, iec = false;
+};
+UnitPrefixes unit_prefixes(const UnitTable& units, const ast::Stmt& st);
+
 // Declares the module's dimension names and checks its `suggest` statements
 // (each names a binding the module sees, for words that are none); after
 // its units are declared and its bindings registered.

@@ -251,30 +251,6 @@ void Interpreter::register_bindings(Module* m) {
   }
 }
 
-namespace {
-
-// `prefixes si, iec` or `prefixes none`: a family once, and `none` alone.
-void unit_prefixes(const ast::Stmt& st, bool& si, bool& iec) {
-  si = iec = false;
-  bool none = false;
-  for (std::size_t i = 0; i < st.columns.size(); ++i) {
-    const ast::Column& c = st.columns[i];
-    bool& on = c.name == "si" ? si : c.name == "iec" ? iec : none;
-    if (on || (i > 0 && (c.name == "none" || none))) {
-      Diagnostic d;
-      d.code = codes::bad_prefixes;
-      d.message = on ? fmt::format("`{}` is written twice in the prefixes of `{}`", c.name, st.name)
-                     : fmt::format("`none` cannot stand with other prefixes in the prefixes of `{}`", st.name);
-      d.labels.push_back({c.span, on ? "written again here" : "this contradicts the rest", true});
-      d.help = "write `prefixes si`, `prefixes iec`, `prefixes si, iec` or `prefixes none`";
-      throw Error(std::move(d));
-    }
-    on = true;
-  }
-}
-
-}  // namespace
-
 void Interpreter::declare_units(Module* m) {
   for (const auto& st : m->ast.statements) {
     if (st.kind != ast::StmtKind::Unit) continue;
@@ -284,19 +260,9 @@ void Interpreter::declare_units(Module* m) {
       fail(codes::unit_redefined, st.name_span, fmt::format("the unit `{}` is already defined", st.name),
            "choose another symbol, or use the existing unit");
     }
-    bool si = !st.value, iec = false;  // a base unit takes si unless it says otherwise
-    if (!st.columns.empty()) unit_prefixes(st, si, iec);
-    if (const std::string clash = units_.prefix_clash(st.name, si, iec); !clash.empty()) {
-      Diagnostic d;
-      d.code = codes::prefix_clash;
-      d.message = fmt::format("`{}` with its prefixes would spell `{}`, which is already a unit", st.name, clash);
-      d.labels.push_back({st.name_span, fmt::format("`{}` would be read two ways", clash), true});
-      d.help = st.value ? fmt::format("choose another symbol, or declare it without prefixes: `unit {} = …`", st.name)
-                        : fmt::format("choose another symbol, or declare it `unit {} prefixes none`", st.name);
-      throw Error(std::move(d));
-    }
+    const UnitPrefixes prefixes = unit_prefixes(units_, st);
     if (!st.value) {
-      if (!units_.declare_base(st.name, si, iec))
+      if (!units_.declare_base(st.name, prefixes.si, prefixes.iec))
         fail(codes::size_limit, st.name_span,
              fmt::format("too many base units: napkin holds at most {}", kMaxBaseUnits));
       continue;
@@ -317,7 +283,7 @@ void Interpreter::declare_units(Module* m) {
       throw Error(std::move(d));
     }
     if (q.v <= 0) fail(codes::type_mismatch, st.value->span, "a unit must be a positive quantity");
-    units_.declare_derived(st.name, UnitDef{q.v, q.dim}, si, iec);
+    units_.declare_derived(st.name, UnitDef{q.v, q.dim}, prefixes.si, prefixes.iec);
   }
 }
 
