@@ -61,18 +61,19 @@ constexpr Prefix kIec[] = {{"Ki", 1024.0},
 UnitTable::UnitTable() { exact_["%"] = Entry{{0.01, Dim{}}, false, false}; }
 
 std::optional<UnitDef> UnitTable::lookup(const std::string& symbol) const {
-  if (auto it = exact_.find(symbol); it != exact_.end()) return it->second.def;
+  const std::string_view s = symbol;
+  if (auto it = exact_.find(s); it != exact_.end()) return it->second.def;
   for (const auto& p : kIec) {
-    const std::string pre = p.symbol;
-    if (symbol.size() > pre.size() && symbol.compare(0, pre.size(), pre) == 0) {
-      auto it = exact_.find(symbol.substr(pre.size()));
+    const std::string_view pre = p.symbol;
+    if (s.size() > pre.size() && s.starts_with(pre)) {
+      auto it = exact_.find(s.substr(pre.size()));
       if (it != exact_.end() && it->second.iec) return UnitDef{it->second.def.scale * p.factor, it->second.def.dim};
     }
   }
   for (const auto& p : kSi) {
-    const std::string pre = p.symbol;
-    if (symbol.size() > pre.size() && symbol.compare(0, pre.size(), pre) == 0) {
-      auto it = exact_.find(symbol.substr(pre.size()));
+    const std::string_view pre = p.symbol;
+    if (s.size() > pre.size() && s.starts_with(pre)) {
+      auto it = exact_.find(s.substr(pre.size()));
       if (it != exact_.end() && it->second.si) return UnitDef{it->second.def.scale * p.factor, it->second.def.dim};
     }
   }

@@ -94,7 +94,7 @@ class UnitTable {
     bool iec = false;  // Ki Mi Gi Ti Pi Ei
   };
   std::string format_uncached(const Dim& d) const;
-  std::map<std::string, Entry> exact_;
+  std::map<std::string, Entry, std::less<>> exact_;  // found by string_view: no copy per prefix tried
   std::vector<std::string> base_names_;
   Shown shown_;
   std::vector<DimensionName> dimension_names_;
