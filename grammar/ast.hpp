@@ -147,7 +147,12 @@ struct Param {
 // held in the fields below: `name` and `base` the record, `sweep_vars[0]`
 // the input (with its bracket as `values`, or none), `record_kind` the goal
 // ("where", "max" or "min"), `value` the condition.
-enum class StmtKind { Import, Let, Fn, Unit, Record, Check, Sweep, Solve };
+//
+// Unit: `unit NAME [prefixes FAMILY, ...] [= VALUE]`, its prefix families
+// (`si`, `iec`, `none`) as `columns`. Dimension: `dimension "NAME" = UNIT`,
+// the name in `name` (name_span its string) and the unit as the type of
+// `fields[0]`. Suggest: `suggest NAME for WORD, ...`, the words as `columns`.
+enum class StmtKind { Import, Let, Fn, Unit, Record, Check, Sweep, Solve, Dimension, Suggest };
 
 struct SweepVar {
   std::string name;

@@ -91,6 +91,9 @@ class AstBuilder {
   void sweep_var();
   void sweep_stmt(Text b, Text e);
   void solve_stmt(Text b, Text e);
+  void word(Text b, Text e);  // a unit's prefix family, a word `suggest` names
+  void dimension_stmt(Text b, Text e);
+  void suggest_stmt(Text b, Text e);
 
   ast::Module take_module();
   ast::ExprPtr take_expression();  // `napkin eval`: the one expression, checked for depth
@@ -151,6 +154,7 @@ class AstBuilder {
   const char* base_;
   std::vector<Entry> exprs_;
   std::vector<Piece> pieces_;
+  std::vector<Piece> words_;  // for the statement being read: prefix families, suggested words
   ast::ExprPtr check_name_;         // the label of the check being read
   std::optional<Piece> check_points_;
   std::vector<ast::UnitTerm> terms_;

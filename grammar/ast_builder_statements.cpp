@@ -185,6 +185,36 @@ void AstBuilder::unit_stmt(Text b, Text e) {
   const Piece name = pop_piece();
   st.name = text(name);
   st.name_span = span(name);
+  for (const Piece& w : words_) st.columns.push_back({std::string(text(w)), span(w)});
+  words_.clear();
+  finish(std::move(st));
+}
+
+void AstBuilder::word(Text b, Text e) {
+  words_.push_back({static_cast<std::uint32_t>(b - base_), static_cast<std::uint32_t>(e - base_)});
+}
+
+void AstBuilder::dimension_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Dimension, span(b, e));
+  ast::FieldDecl& f = st.fields.emplace_back();
+  f.type.kind = ast::TypeKind::Unit;
+  f.type.unit = pop_unit();
+  f.type.text = f.type.unit.text;
+  f.type.span = f.type.unit.span;
+  f.span = f.type.span;
+  Entry name = pop();
+  st.name = std::move(name.expr->text);
+  st.name_span = name.expr->span;
+  finish(std::move(st));
+}
+
+void AstBuilder::suggest_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Suggest, span(b, e));
+  const Piece name = pop_piece();
+  st.name = text(name);
+  st.name_span = span(name);
+  for (const Piece& w : words_) st.columns.push_back({std::string(text(w)), span(w)});
+  words_.clear();
   finish(std::move(st));
 }
 

@@ -41,6 +41,12 @@ enum class Code : std::uint8_t {
   range_compare,   // a range compared, or checked with ≈, as if it were one number
   range_unit,      // `unit NAME = EXPR` where EXPR is a range
   range_branches,  // an `if` on a range whose two branches cannot be mixed sample by sample
+  dimension_named,     // `dimension "NAME" = UNIT` for a dimension that already has a name
+  dimension_plain,     // `dimension "NAME" = B/B`: a plain number is not a dimension to name
+  prefix_clash,        // a unit whose prefixed spelling (`kWh`) is already a unit
+  bad_prefixes,        // `prefixes none, si`, or a family written twice
+  suggest_unknown,     // `suggest NAME for ...` where NAME is not defined
+  suggest_defined,     // `suggest NAME for WORD` where WORD is itself a name
 
   unknown_name,
   unknown_field,
@@ -112,6 +118,12 @@ inline constexpr CodeInfo code_table[] = {
     {Code::range_compare, "E0211", "range_compare"},
     {Code::range_unit, "E0212", "range_unit"},
     {Code::range_branches, "E0213", "range_branches"},
+    {Code::dimension_named, "E0214", "dimension_named"},
+    {Code::dimension_plain, "E0215", "dimension_plain"},
+    {Code::prefix_clash, "E0216", "prefix_clash"},
+    {Code::bad_prefixes, "E0217", "bad_prefixes"},
+    {Code::suggest_unknown, "E0218", "suggest_unknown"},
+    {Code::suggest_defined, "E0219", "suggest_defined"},
 
     {Code::unknown_name, "E0300", "unknown_name"},
     {Code::unknown_field, "E0301", "unknown_field"},

@@ -45,6 +45,10 @@ NAPKIN_EXPECT(param_list, "expected '(' and a parameter list after the function 
 NAPKIN_EXPECT(param_close, "expected ',' or ')' in the parameter list");
 NAPKIN_EXPECT(fn_equals, "expected '=' and the function's body after the parameter list");
 NAPKIN_EXPECT(unit_name, "expected a unit name after 'unit'");
+NAPKIN_EXPECT(unit_prefix, "expected a prefix family after 'prefixes': si (k M G T P E), iec (Ki Mi … Ei) or none");
+NAPKIN_EXPECT(dimension_equals, "expected '=' and a unit after the dimension's name, e.g. `dimension \"bandwidth\" = B/s`");
+NAPKIN_EXPECT(dimension_unit, "expected a unit after '=', e.g. `dimension \"bandwidth\" = B/s`");
+NAPKIN_EXPECT(suggest_word, "expected a word after ',', e.g. `suggest fp16 for float16, half`");
 NAPKIN_EXPECT(record_name, "expected a name after the block kind");
 NAPKIN_EXPECT(record_rest, "expected '{', 'extends BASE {' or '= EXPR' after the name");
 NAPKIN_EXPECT(extends_base, "expected the name of a record after 'extends'");

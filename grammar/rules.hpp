@@ -276,7 +276,13 @@ struct fn_stmt : if_must<kw_fn, sp, fn_name, sp, param_list, sp, fn_equals, sp, 
 
 struct unit_name : seq<unit_symbol> {};
 struct unit_value : seq<one<'='>, sp, must<value_expr>> {};
-struct unit_stmt : if_must<kw_unit, sp, unit_name, opt<sp, unit_value>> {};
+// `unit B prefixes si, iec`, `unit s prefixes none`: which prefix families
+// the unit takes, on the unit's own line, before its value. Without it a
+// base unit takes si and a derived unit none.
+struct kw_prefixes : keyword<'p', 'r', 'e', 'f', 'i', 'x', 'e', 's'> {};
+struct unit_prefix : sor<keyword<'s', 'i'>, keyword<'i', 'e', 'c'>, keyword<'n', 'o', 'n', 'e'>> {};
+struct unit_prefixes : seq<kw_prefixes, blanks, must<unit_prefix>, star<blanks, one<','>, sp, must<unit_prefix>>> {};
+struct unit_stmt : if_must<kw_unit, sp, unit_name, opt<blanks, unit_prefixes>, opt<sp, unit_value>> {};
 
 struct record_kind : sor<kw_model, kw_hardware, kw_scenario, kw_record> {};
 struct record_name : seq<name> {};
@@ -342,8 +348,29 @@ struct solve_condition : seq<value_expr> {};
 struct solve_stmt
     : if_must<solve_head, solve_input, sp, opt<solve_bracket, sp>, opt<solve_goal, sp>, solve_where, sp, solve_condition> {};
 
+// `dimension "bandwidth" = B/s`: the name a message gives a dimension. The
+// statement commits once `dimension "` is read, so `dimension = 3` is still
+// a top-level value.
+struct kw_dimension : keyword<'d', 'i', 'm', 'e', 'n', 's', 'i', 'o', 'n'> {};
+struct dimension_name : seq<string_literal> {};
+struct dimension_equals : one<'='> {};
+struct dimension_unit : seq<unit_expr> {};
+struct dimension_stmt
+    : if_must<seq<kw_dimension, sp, at<one<'"'>>>, dimension_name, sp, dimension_equals, sp, dimension_unit> {};
+
+// `suggest fp16 for float16, half`: words that are no name here, and the
+// name an unknown-name message suggests for them. Commits once
+// `suggest NAME for` is read.
+struct kw_suggest : keyword<'s', 'u', 'g', 'g', 'e', 's', 't'> {};
+struct suggest_name : seq<name> {};
+struct suggest_word : seq<name> {};
+struct suggest_ahead : seq<kw_suggest, sp, name, sp, kw_for> {};
+struct suggest_stmt : if_must<at<suggest_ahead>, kw_suggest, sp, suggest_name, sp, kw_for, sp, suggest_word,
+                              star<sp, one<','>, sp, must<suggest_word>>> {};
+
 struct statement
-    : sor<import_stmt, let_stmt, fn_stmt, unit_stmt, record_stmt, check_stmt, sweep_stmt, solve_stmt, assign_stmt> {};
+    : sor<import_stmt, let_stmt, fn_stmt, unit_stmt, record_stmt, check_stmt, sweep_stmt, solve_stmt, dimension_stmt,
+          suggest_stmt, assign_stmt> {};
 struct end_of_file : eof {};
 struct file : seq<opt<utf8::bom>, sp, star<statement, sp>, must<end_of_file>> {};
 

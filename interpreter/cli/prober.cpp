@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "grammar/diagnostic.hpp"
+#include "interpreter/core/interpreter.hpp"
 #include "interpreter/core/record.hpp"
 #include "interpreter/core/suggest.hpp"
 #include "interpreter/measure/cache.hpp"
@@ -90,7 +91,7 @@ MeasureResult unknown(const std::string& name) {
   return r;
 }
 
-MeasureResult answer(State& st, const MeasureRequest& req) {
+MeasureResult answer(State& st, const MeasureRequest& req, const UnitTable& units) {
   const ProbeInfo* probe = find_probe(req.probe);
   if (!probe) return unknown(req.probe);
   MeasureResult r;
@@ -145,7 +146,7 @@ MeasureResult answer(State& st, const MeasureRequest& req) {
     }
   }
   r.ok = true;
-  r.value = to_value(*m);
+  r.value = to_value(*m, units);
   r.provenance = provenance(*m);
   return st.done[memo_key] = r;
 }
@@ -165,16 +166,11 @@ ProberOptions ProberOptions::from(bool no_measure, bool remeasure) {
 Prober make_prober(ProberOptions o) {
   auto st = std::make_shared<State>();
   st->opts = std::move(o);
-  return [st](Interpreter&, const MeasureRequest& req) { return answer(*st, req); };
+  return [st](Interpreter& in, const MeasureRequest& req) { return answer(*st, req, in.units()); };
 }
 
-Value to_value(const Measurement& m) {
-  Dim d;
-  if (m.unit == "B/s") d = Dim::base(kByte) / Dim::base(kSecond);
-  else if (m.unit == "FLOP/s") d = Dim::base(kFlop) / Dim::base(kSecond);
-  else if (m.unit == "s") d = Dim::base(kSecond);
-  else if (m.unit == "B") d = Dim::base(kByte);
-  return Value::quantity(m.value, d);
+Value to_value(const Measurement& m, const UnitTable& units) {
+  return Value::quantity(m.value, units.dimension(m.unit).value_or(Dim{}));
 }
 
 }  // namespace napkin::measure

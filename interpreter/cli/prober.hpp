@@ -5,6 +5,7 @@
 #include <string>
 
 #include "interpreter/core/prober.hpp"
+#include "interpreter/core/units.hpp"
 #include "interpreter/measure/measurement.hpp"
 #include "interpreter/measure/settings.hpp"
 
@@ -24,7 +25,8 @@ struct ProberOptions {
 
 Prober make_prober(ProberOptions o);
 
-// The measurement as a napkin quantity in base units.
-Value to_value(const Measurement& m);
+// The measurement as a napkin quantity in base units: its unit (`B/s`) read
+// in the interpreter's table, where std/units declared B and s.
+Value to_value(const Measurement& m, const UnitTable& units);
 
 }  // namespace napkin::measure

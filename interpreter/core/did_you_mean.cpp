@@ -1,7 +1,6 @@
 #include "did_you_mean.hpp"
 
 #include <algorithm>
-#include <utility>
 
 #include "suggest.hpp"
 
@@ -9,21 +8,15 @@ namespace napkin {
 
 namespace {
 
-// Names people write for the standard library's number formats.
-constexpr std::pair<const char*, const char*> kSynonyms[] = {
-    {"float16", "fp16"}, {"half", "fp16"},    {"float32", "fp32"}, {"float", "fp32"},
-    {"single", "fp32"},  {"bfloat16", "bf16"}, {"float8", "fp8"},  {"e4m3", "fp8"},
-};
-
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 }  // namespace
 
 std::vector<std::string> suggestions(const std::string& word, const std::vector<std::string>& candidates,
-                                     std::size_t limit) {
+                                     const std::vector<Spelling>& spellings, std::size_t limit) {
   std::vector<std::string> out;
-  for (const auto& [alias, name] : kSynonyms)
-    if (word == alias && has(candidates, name) && !has(out, name)) out.emplace_back(name);
+  for (const auto& [alias, name] : spellings)
+    if (word == alias && has(candidates, name) && !has(out, name)) out.push_back(name);
   // A prefix of three characters or more: `h100` is the start of `h100_sxm`.
   if (word.size() >= 3) {
     std::vector<std::string> prefixed;

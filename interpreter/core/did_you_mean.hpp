@@ -1,15 +1,26 @@
 #pragma once
-// The suggestions an unknown name gets: names that start with it (`h100`
-// → `h100_pcie`, `h100_sxm`), the common spellings of a name the library
-// spells another way (`float16` → `fp16`), then the nearest by edit distance.
+// The suggestions an unknown name gets: the name declared for its spelling
+// (`suggest fp16 for float16`, std/dtypes), names that start with it
+// (`h100` → `h100_pcie`, `h100_sxm`), then the nearest by edit distance.
 #include <string>
 #include <vector>
 
 namespace napkin {
 
-// At most `limit` names, prefix matches first.
+// `suggest NAME for WORD`: WORD is no name, and a message suggests NAME.
+struct Spelling {
+  std::string word;
+  std::string name;
+};
+
+// At most `limit` names: a declared spelling's name first (when it is a
+// candidate), then prefix matches.
 std::vector<std::string> suggestions(const std::string& word, const std::vector<std::string>& candidates,
-                                     std::size_t limit = 4);
+                                     const std::vector<Spelling>& spellings, std::size_t limit = 4);
+inline std::vector<std::string> suggestions(const std::string& word, const std::vector<std::string>& candidates,
+                                            std::size_t limit = 4) {
+  return suggestions(word, candidates, {}, limit);
+}
 
 // "did you mean `a`?", "did you mean `a` or `b`?", "did you mean `a`, `b` or `c`?"; "" for none.
 std::string did_you_mean(const std::vector<std::string>& names);

@@ -1,6 +1,8 @@
 #pragma once
-// A dimension is a vector of integer exponents over the base units: byte,
-// FLOP, second, token, param, USD, and any `unit NAME` a file declares.
+// A dimension is a vector of integer exponents over the base units, each a
+// `unit NAME` without a value, numbered as declared: std/units declares B,
+// FLOP, s, token, param and USD first, then come those of other modules and
+// files (`unit W`, `unit request`).
 #include <array>
 #include <cstdint>
 #include <string>
@@ -8,8 +10,6 @@
 namespace napkin {
 
 inline constexpr std::size_t kMaxBaseUnits = 16;
-
-enum BaseUnit : std::uint8_t { kByte = 0, kFlop, kSecond, kToken, kParam, kUsd, kBuiltinBaseUnits };
 
 struct Dim {
   std::array<std::int8_t, kMaxBaseUnits> e{};

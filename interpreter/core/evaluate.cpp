@@ -16,6 +16,7 @@
 #include "interpreter/io/read_source.hpp"
 #include "stack_guard.hpp"
 #include "stdlib_files.hpp"
+#include "declarations.hpp"
 #include "did_you_mean.hpp"
 #include "suggest.hpp"
 
@@ -288,6 +289,7 @@ Value Interpreter::super_of(const ast::Expr& e, Env* env) {
 
 void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
   std::vector<std::string> names;
+  std::vector<Spelling> spellings;
   for (Env* s = env; s; s = s->parent) {
     if (s->self)
       for (const auto& sl : s->self->slots()) names.push_back(sl.name);
@@ -296,6 +298,7 @@ void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
       std::vector<Module*> todo{s->module};
       for (std::size_t i = 0; i < todo.size() && i < 64; ++i) {
         for (const auto& [n, b] : todo[i]->own) names.push_back(n);
+        add_spellings(*todo[i], spellings);
         for (Module* d : todo[i]->imports) todo.push_back(d);
       }
     }
@@ -305,7 +308,7 @@ void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
   d.code = codes::unknown_name;
   d.message = fmt::format("unknown name `{}`", e.text);
   d.labels.push_back({e.span, "not defined here", true});
-  auto close = suggestions(e.text, names);
+  auto close = suggestions(e.text, names, spellings);
   const std::string module = std_module_defining(e.text);
   if (!module.empty())
     d.help = fmt::format("`{}` is defined in std/{}, which this file does not import: add `import \"std/{}\"`",
@@ -358,11 +361,13 @@ Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
   if (i == kNoSlot) {
     std::vector<std::string> names;
     for (const auto& s : r->slots()) names.push_back(s.name);
+    std::vector<Spelling> spellings;
+    for (const auto& mod : modules_) add_spellings(*mod, spellings);
     Diagnostic d;
     d.code = codes::unknown_field;
     d.message = fmt::format("{} has no field `{}`", r->name.empty() ? "this record" : r->name, e.text);
     d.labels.push_back({e.span, "unknown field", true});
-    auto close = suggestions(e.text, names);
+    auto close = suggestions(e.text, names, spellings);
     if (!close.empty()) d.help = did_you_mean(close);
     throw Error(std::move(d));
   }

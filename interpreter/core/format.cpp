@@ -98,10 +98,16 @@ QuantityScale quantity_scale(const Quantity& q, const DisplayUnit* display, cons
   if (numerators != 1) head = -1;
   std::string unit = units.format(d);
 
-  if (head == kSecond) {
+  // The conventions of the base dimensions std/units declares (UnitTable::Shown).
+  const UnitTable::Shown& k = units.shown();
+  auto power = [&](int base) { return base >= 0 ? d.e[static_cast<std::size_t>(base)] : 0; };
+  auto only = [&](int base) { return base >= 0 && d.is(static_cast<std::size_t>(base)); };
+  const bool counted = head >= 0 && (head == k.token || head == k.param);
+
+  if (head >= 0 && head == k.second) {
     Dim rest = d;
-    rest.e[kSecond] = 0;
-    const std::string tail = unit.substr(1);  // "" or "/token"
+    rest.e[static_cast<std::size_t>(k.second)] = 0;
+    const std::string tail = unit.substr(units.base_name(static_cast<std::size_t>(head)).size());  // "" or "/token"
     static constexpr Scale small[] = {{"ns", 1e-9}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}};
     static constexpr Scale large[] = {{"min", 60}, {"h", 3600}, {"day", 86400}, {"year", 365 * 86400.0}};
     Scale pick = {"s", 1};
@@ -116,20 +122,20 @@ QuantityScale quantity_scale(const Quantity& q, const DisplayUnit* display, cons
     return {pick.factor, false, 0, fmt::format(FMT_COMPILE(" {}{}"), pick.symbol, tail)};
   }
   // Money per second reads as money per hour.
-  if (d.is(kUsd) == false && d.e[kUsd] == 1 && d.e[kSecond] == -1) {
+  if (k.second >= 0 && !only(k.usd) && power(k.usd) == 1 && power(k.second) == -1) {
     Dim rest = d;
-    rest.e[kUsd] = 0;
-    rest.e[kSecond] = 0;
+    rest.e[static_cast<std::size_t>(k.usd)] = 0;
+    rest.e[static_cast<std::size_t>(k.second)] = 0;
     if (rest.dimensionless()) return {3600, true, 0, " USD/hour"};
   }
-  if (head == kToken || head == kParam) {
+  if (counted) {
     if (is_exact_integer(q.v) && a < 1e15) return {1, false, 1e15, " " + unit};
   }
-  if (head == kByte || head == kFlop || head == kToken || head == kParam) {
+  if (counted || (head >= 0 && (head == k.byte || head == k.flop))) {
     static constexpr Scale si[] = {{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18}};
     if (a >= 1e4 && a < 1e21) {
       // Throughput reads in TFLOP/s, as spec sheets print it, even past 1000.
-      const bool flop_rate = d.is(kFlop) == false && d.e[kFlop] == 1 && d.e[kSecond] == -1 &&
+      const bool flop_rate = !only(k.flop) && power(k.flop) == 1 && power(k.second) == -1 &&
                              std::count_if(d.e.begin(), d.e.end(), [](auto x) { return x != 0; }) == 2;
       Scale pick = si[0];
       for (const auto& s : si)

@@ -84,14 +84,9 @@ void Interpreter::type_error(const Value& v, const ast::Expr* node, const char* 
 
 std::string Interpreter::dim_name(const Dim& d) const {
   if (d.dimensionless()) return "a plain number";
+  // The names are declared in napkin (`dimension "bandwidth" = B/s`, std/units).
   const std::string u = units_.format(d);
-  static const std::pair<const char*, const char*> names[] = {
-      {"B", "bytes"},          {"s", "time"},           {"FLOP", "FLOPs"},          {"token", "tokens"},
-      {"param", "parameters"}, {"USD", "money"},        {"B/s", "bandwidth"},       {"FLOP/s", "throughput"},
-      {"FLOP/B", "intensity"}, {"token/s", "a token rate"}, {"B/param", "bytes per parameter"},
-      {"B/token", "bytes per token"}, {"FLOP/token", "FLOPs per token"}};
-  for (auto [unit, word] : names)
-    if (u == unit) return fmt::format("{} ({})", u, word);
+  if (const auto* named = units_.dimension_name(d)) return fmt::format("{} ({})", u, named->name);
   return u;
 }
 

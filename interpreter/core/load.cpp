@@ -11,10 +11,12 @@
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
 #include "builtins.hpp"
+#include "declarations.hpp"
 #include "interpreter.hpp"
 #include "interpreter/io/read_source.hpp"
 #include "stack_guard.hpp"
 #include "stdlib_files.hpp"
+#include "stdlib_names.hpp"
 #include "suggest.hpp"
 
 namespace napkin {
@@ -131,6 +133,11 @@ std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::St
 Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const CompiledAst* compiled) {
   const std::string key = file->name;
   if (auto it = loaded_.find(key); it != loaded_.end()) return it->second;
+  // The base dimensions every file writes are declared in std/units: it
+  // comes before any other module, so they are numbered first.
+  if (static const std::string units = std::string("std/") + stdlib_names::units_module;
+      key != units && !loaded_.count(units))
+    load_std(stdlib_names::units_module);
   auto mod = std::make_unique<Module>();
   Module* m = mod.get();
   m->file = std::move(file);
@@ -202,6 +209,7 @@ Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const Compile
       if (p.default_value) check_units(*p.default_value);
     check_units(st.fields);
   }
+  declare_words(*this, *m);
   loaded_[key] = m;
   return m;
 }

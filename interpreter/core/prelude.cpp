@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "stdlib_files.hpp"
+#include "stdlib_names.hpp"
 
 namespace napkin {
 
@@ -67,9 +68,10 @@ Module* prelude_for(Interpreter& in, const ast::Expr& e) {
   // that order (`W*request`): the modules declaring them must come first in
   // the whole library's order, so that loading the rest later, as prelude()
   // does when this fails, numbers them as a run that loads it all at once.
+  // std/units is loaded before any module: it is never left out.
   bool left_out = false;
   for (std::size_t i : order)
-    if (kStdlib[i].base_units) {
+    if (kStdlib[i].base_units && std::string_view(kStdlib[i].name) != stdlib_names::units_module) {
       if (!need[i])
         left_out = true;
       else if (left_out)

@@ -61,4 +61,18 @@ inline constexpr const char* attainable_performance_fn = "attainable_performance
 inline constexpr const char* intensity_bound_fn = "intensity_bound";                // (intensity, peak, bandwidth)
 inline constexpr const char* fraction_of_peak_fn = "fraction_of_peak";              // (achieved, peak)
 
+// ---- std/units -------------------------------------------------------------
+// The module napkin loads before any other (load.cpp): the base dimensions,
+// their spellings and the names messages give dimensions. The symbols below
+// are those whose values C++ shows by its own conventions (UnitTable::Shown,
+// format.cpp). Tests: tests/unit/declared_units_test.cpp and every golden
+// output.
+inline constexpr const char* units_module = "units";
+inline constexpr const char* byte_unit = "B";
+inline constexpr const char* flop_unit = "FLOP";
+inline constexpr const char* second_unit = "s";
+inline constexpr const char* token_unit = "token";
+inline constexpr const char* param_unit = "param";
+inline constexpr const char* usd_unit = "USD";
+
 }  // namespace napkin::stdlib_names

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "declarations.hpp"
 #include "interpreter.hpp"
 
 namespace napkin {
@@ -18,8 +19,9 @@ void Interpreter::declare_units(Module* m) {
       fail(codes::unit_redefined, st.name_span, fmt::format("the unit `{}` is already defined", st.name),
            "choose another symbol, or use the existing unit");
     }
+    const UnitPrefixes prefixes = unit_prefixes(units_, st);
     if (!st.value) {
-      if (!units_.declare_base(st.name))
+      if (!units_.declare_base(st.name, prefixes.si, prefixes.iec))
         fail(codes::size_limit, st.name_span,
              fmt::format("too many base units: napkin holds at most {}", kMaxBaseUnits));
       continue;
@@ -40,7 +42,7 @@ void Interpreter::declare_units(Module* m) {
       throw Error(std::move(d));
     }
     if (q.v <= 0) fail(codes::type_mismatch, st.value->span, "a unit must be a positive quantity");
-    units_.declare_derived(st.name, UnitDef{q.v, q.dim});
+    units_.declare_derived(st.name, UnitDef{q.v, q.dim}, prefixes.si, prefixes.iec);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "stdlib_names.hpp"
 #include "suggest.hpp"
 
 namespace napkin {
@@ -55,60 +56,24 @@ constexpr Prefix kIec[] = {{"Ki", 1024.0},
 
 }  // namespace
 
-UnitTable::UnitTable() {
-  base_names_ = {"B", "FLOP", "s", "token", "param", "USD"};
-  auto add = [&](const char* s, double scale, Dim d, bool si = false, bool iec = false) {
-    exact_[s] = Entry{{scale, d}, si, iec};
-  };
-  const Dim byte = Dim::base(kByte), flop = Dim::base(kFlop), sec = Dim::base(kSecond), token = Dim::base(kToken),
-            param = Dim::base(kParam), usd = Dim::base(kUsd);
-  add("B", 1, byte, true, true);
-  add("byte", 1, byte, true);
-  add("bytes", 1, byte, true);
-  add("bit", 0.125, byte, true, true);
-  add("b", 0.125, byte, true);  // Gb/s for links; `Gib` is not a unit (did you mean GiB?)
-  add("FLOP", 1, flop, true);
-  add("FLOPs", 1, flop, true);
-  add("flop", 1, flop, true);
-  add("flops", 1, flop, true);
-  add("s", 1, sec);
-  add("ns", 1e-9, sec);
-  add("us", 1e-6, sec);
-  add("\u00b5s", 1e-6, sec);  // micro sign
-  add("\u03bcs", 1e-6, sec);  // Greek mu
-  add("ms", 1e-3, sec);
-  add("min", 60, sec);
-  add("h", 3600, sec);
-  add("hour", 3600, sec);
-  add("hours", 3600, sec);
-  add("day", 86400, sec);
-  add("days", 86400, sec);
-  add("week", 7 * 86400.0, sec);
-  add("weeks", 7 * 86400.0, sec);
-  add("year", 365 * 86400.0, sec);
-  add("years", 365 * 86400.0, sec);
-  add("token", 1, token, true);
-  add("tokens", 1, token, true);
-  add("param", 1, param, true);
-  add("params", 1, param, true);
-  add("%", 0.01, Dim{});  // only after `->`: a literal writes 40%
-  add("USD", 1, usd);
-  add("$", 1, usd);
-}
+// `%` is the grammar's (`40%`, `-> %`); every other unit is declared in
+// napkin (std/units).
+UnitTable::UnitTable() { exact_["%"] = Entry{{0.01, Dim{}}, false, false}; }
 
 std::optional<UnitDef> UnitTable::lookup(const std::string& symbol) const {
-  if (auto it = exact_.find(symbol); it != exact_.end()) return it->second.def;
+  const std::string_view s = symbol;
+  if (auto it = exact_.find(s); it != exact_.end()) return it->second.def;
   for (const auto& p : kIec) {
-    const std::string pre = p.symbol;
-    if (symbol.size() > pre.size() && symbol.compare(0, pre.size(), pre) == 0) {
-      auto it = exact_.find(symbol.substr(pre.size()));
+    const std::string_view pre = p.symbol;
+    if (s.size() > pre.size() && s.starts_with(pre)) {
+      auto it = exact_.find(s.substr(pre.size()));
       if (it != exact_.end() && it->second.iec) return UnitDef{it->second.def.scale * p.factor, it->second.def.dim};
     }
   }
   for (const auto& p : kSi) {
-    const std::string pre = p.symbol;
-    if (symbol.size() > pre.size() && symbol.compare(0, pre.size(), pre) == 0) {
-      auto it = exact_.find(symbol.substr(pre.size()));
+    const std::string_view pre = p.symbol;
+    if (s.size() > pre.size() && s.starts_with(pre)) {
+      auto it = exact_.find(s.substr(pre.size()));
       if (it != exact_.end() && it->second.si) return UnitDef{it->second.def.scale * p.factor, it->second.def.dim};
     }
   }
@@ -145,16 +110,77 @@ std::vector<std::string> UnitTable::suggest(const std::string& symbol) const {
   return out;
 }
 
-bool UnitTable::declare_base(const std::string& name) {
+bool UnitTable::declare_base(const std::string& name, bool si, bool iec) {
   if (base_names_.size() >= kMaxBaseUnits) return false;
   const std::size_t i = base_names_.size();
   base_names_.push_back(name);
-  exact_[name] = Entry{{1, Dim::base(i)}, true, false};
+  exact_[name] = Entry{{1, Dim::base(i)}, si, iec};
   last_valid_ = false;
+  namespace names = stdlib_names;
+  const int at = static_cast<int>(i);
+  for (auto [symbol, slot] : {std::pair{names::byte_unit, &shown_.byte}, std::pair{names::flop_unit, &shown_.flop},
+                              std::pair{names::second_unit, &shown_.second}, std::pair{names::token_unit, &shown_.token},
+                              std::pair{names::param_unit, &shown_.param}, std::pair{names::usd_unit, &shown_.usd}})
+    if (name == symbol && *slot < 0) *slot = at;
   return true;
 }
 
-void UnitTable::declare_derived(const std::string& name, UnitDef def) { exact_[name] = Entry{def, false, false}; }
+void UnitTable::declare_derived(const std::string& name, UnitDef def, bool si, bool iec) {
+  exact_[name] = Entry{def, si, iec};
+}
+
+std::string UnitTable::prefix_clash(const std::string& name, bool si, bool iec) const {
+  if (si)
+    for (const auto& p : kSi)
+      if (lookup(p.symbol + name)) return p.symbol + name;
+  if (iec)
+    for (const auto& p : kIec)
+      if (lookup(p.symbol + name)) return p.symbol + name;
+  return "";
+}
+
+std::optional<std::size_t> UnitTable::base_index(std::string_view symbol) const {
+  for (std::size_t i = 0; i < base_names_.size(); ++i)
+    if (base_names_[i] == symbol) return i;
+  return std::nullopt;
+}
+
+std::optional<Dim> UnitTable::dimension(std::string_view text) const {
+  Dim d;
+  if (text.empty()) return d;
+  std::size_t at = 0;
+  int sign = 1;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find_first_of("*/", at), text.size());
+    std::string_view term = text.substr(at, end - at);
+    int power = 1;
+    if (const std::size_t caret = term.find('^'); caret != std::string_view::npos) {
+      power = std::atoi(std::string(term.substr(caret + 1)).c_str());
+      term = term.substr(0, caret);
+    }
+    if (term != "1") {
+      const auto i = base_index(term);
+      if (!i) return std::nullopt;
+      d.e[*i] = static_cast<std::int8_t>(d.e[*i] + sign * power);
+    }
+    if (end == text.size()) break;
+    sign = text[end] == '/' ? -1 : 1;
+    at = end + 1;
+  }
+  return d;
+}
+
+const UnitTable::DimensionName* UnitTable::name_dimension(const Dim& d, std::string name, Span where) {
+  if (const DimensionName* given = dimension_name(d)) return given;
+  dimension_names_.push_back({d, std::move(name), where});
+  return nullptr;
+}
+
+const UnitTable::DimensionName* UnitTable::dimension_name(const Dim& d) const {
+  for (const auto& n : dimension_names_)
+    if (n.dim == d) return &n;
+  return nullptr;
+}
 
 std::string UnitTable::format(const Dim& d) const {
   if (last_valid_ && d == last_dim_) return last_text_;

@@ -128,9 +128,18 @@ class Formatter {
         }
         return add(lay_out(0, head + ") = ", *st.value, true), blank);
       }
-      case StmtKind::Unit:
-        if (!st.value) return add({{0, "unit " + st.name}}, blank);
-        return add(lay_out(0, "unit " + st.name + " = ", *st.value), blank);
+      case StmtKind::Unit: {
+        std::string head = "unit " + st.name;
+        for (std::size_t i = 0; i < st.columns.size(); ++i) head += (i ? ", " : " prefixes ") + st.columns[i].name;
+        if (!st.value) return add({{0, head}}, blank);
+        return add(lay_out(0, head + " = ", *st.value), blank);
+      }
+      case StmtKind::Dimension: return add({{0, "dimension " + quoted(st.name) + " = " + st.fields.at(0).type.text}}, blank);
+      case StmtKind::Suggest: {
+        std::string t = "suggest " + st.name + " for ";
+        for (std::size_t i = 0; i < st.columns.size(); ++i) t += (i ? ", " : "") + st.columns[i].name;
+        return add({{0, t}}, blank);
+      }
       case StmtKind::Record: return add(lay_out(0, st.record_kind + " " + st.name + " = ", *st.value), blank);
       case StmtKind::Check: return add({{0, check(st)}}, blank);
       case StmtKind::Sweep: return add(sweep(st), blank);

@@ -21,22 +21,11 @@ struct Point {
   double intensity;  // FLOP/B
 };
 
-Dim flop_per_byte() {
-  Dim d;
-  d.e[kFlop] = 1;
-  d.e[kByte] = -1;
-  return d;
-}
+// The dimensions the plot's axes take, as std/units declares their units.
+Dim dimension(const Interpreter& in, const char* text) { return in.units().dimension(text).value_or(Dim{}); }
 
-Dim flop_per_second() {
-  Dim d;
-  d.e[kFlop] = 1;
-  d.e[kSecond] = -1;
-  return d;
-}
-
-bool is_intensity(const Value& v) {
-  return v.kind == Value::Kind::Quantity && v.q.dim == flop_per_byte() && v.q.v > 0 && std::isfinite(v.q.v);
+bool is_intensity(const Interpreter& in, const Value& v) {
+  return v.kind == Value::Kind::Quantity && v.q.dim == dimension(in, "FLOP/B") && v.q.v > 0 && std::isfinite(v.q.v);
 }
 
 std::vector<Point> operations(const Interpreter& in, const Report& r) {
@@ -44,14 +33,14 @@ std::vector<Point> operations(const Interpreter& in, const Report& r) {
   for (const auto& s : r.sections) {
     if (s.kind == "hardware") continue;
     for (const auto& f : s.fields)
-      if (f.ok && is_intensity(f.value) && f.name != names::ridge && f.name != names::ridge_point)
+      if (f.ok && is_intensity(in, f.value) && f.name != names::ridge && f.name != names::ridge_point)
         out.push_back({f.qualified, f.value.q.v});
   }
   for (const auto& sw : r.sweeps)
     for (std::size_t c = 0; c < sw.columns.size(); ++c)
       for (std::size_t row = 0; row < sw.row_count(); ++row) {
         const SweepCell cell = sw.cell(row, sw.inputs.size() + c);
-        if (!cell.ok || !is_intensity(cell.value)) continue;
+        if (!cell.ok || !is_intensity(in, cell.value)) continue;
         const std::string field = sw.target + "." + sw.columns[c];
         // The row that repeats the record's own value adds nothing.
         if (std::any_of(out.begin(), out.end(), [&](const Point& p) { return p.label == field && p.intensity == cell.value.q.v; }))
@@ -174,16 +163,17 @@ void place_label(svg::Canvas& c, double x, double y, const std::string& text, st
 }  // namespace
 
 std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
+  const Dim flop_per_byte = dimension(in, "FLOP/B"), flop_per_second = dimension(in, "FLOP/s");
   Report report = build_report(in, m, false);
   const std::string gpu_name = o.gpu.empty() ? default_gpu(report, o.peak) : o.gpu;
   Record* gpu = eval_record(in, m, gpu_name);
-  const Quantity peak = field(in, gpu, o.peak, flop_per_second(), "FLOP/s");
-  const Quantity bw = field(in, gpu, names::memory_bandwidth, Dim::base(kByte) / Dim::base(kSecond), "B/s");
+  const Quantity peak = field(in, gpu, o.peak, flop_per_second, "FLOP/s");
+  const Quantity bw = field(in, gpu, names::memory_bandwidth, dimension(in, "B/s"), "B/s");
   const Value peak_v = Value::quantity(peak.v, peak.dim), bw_v = Value::quantity(bw.v, bw.dim);
   const double ridge = roofline(in, names::ridge_point_fn, {peak_v, bw_v}).q.v;
   // The roof at an intensity (FLOP/B), in FLOP/s.
   auto roof_at = [&](double intensity) {
-    return roofline(in, names::attainable_performance_fn, {Value::quantity(intensity, flop_per_byte()), peak_v, bw_v}).q.v;
+    return roofline(in, names::attainable_performance_fn, {Value::quantity(intensity, flop_per_byte), peak_v, bw_v}).q.v;
   };
   std::vector<Point> points = operations(in, report);
   std::vector<double> attained;
@@ -191,7 +181,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
   for (const auto& p : points) {
     attained.push_back(roof_at(p.intensity));
     const Value bound =
-        roofline(in, names::intensity_bound_fn, {Value::quantity(p.intensity, flop_per_byte()), peak_v, bw_v});
+        roofline(in, names::intensity_bound_fn, {Value::quantity(p.intensity, flop_per_byte), peak_v, bw_v});
     memory_bound.push_back(bound.kind == Value::Kind::String && bound.str() == "memory");
   }
 
@@ -221,7 +211,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
   c.text(plot_l, 30, fmt::format("Roofline: {}", gpu_label), "font-size=\"18\" font-weight=\"bold\"");
   c.text(plot_l, 52,
          fmt::format("{} {} · memory {} · ridge point {}", o.peak, show_q(peak.v, peak.dim), show_q(bw.v, bw.dim),
-                     show_q(ridge, flop_per_byte())),
+                     show_q(ridge, flop_per_byte)),
          "font-size=\"13\" fill=\"#555\"");
 
   // Grid, ticks and labels.
@@ -257,7 +247,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
 
   const double sx0 = x.at(x_start), sy0 = y.at(start_y), sx1 = x.at(ridge), sy1 = y.at(roof_y);
   c.circle(sx1, sy1, 5, "fill=\"white\" stroke=\"#222\" stroke-width=\"2\"");
-  const std::string ridge_text = fmt::format("ridge point {}", show_q(ridge, flop_per_byte()));
+  const std::string ridge_text = fmt::format("ridge point {}", show_q(ridge, flop_per_byte));
   c.text(sx1 - 5, plot_b - 8, ridge_text, "font-size=\"11\" fill=\"#555\"", "start", -90);
 
   // The points first, so the names of the two bounds can go where no point is.
@@ -346,7 +336,7 @@ std::string roofline_svg(Interpreter& in, Module* m, const RooflineOptions& o) {
     const auto& p = points[i];
     c.text(lx, ly + 14, std::to_string(i + 1), "font-size=\"12\" font-weight=\"bold\"");
     c.text(lx + 24, ly + 14, p.label, "font-size=\"12\"");
-    c.text(lx + 24, ly + 28, fmt::format("{} → {}", show_q(p.intensity, flop_per_byte()), show_q(attained[i], flop_per_second())),
+    c.text(lx + 24, ly + 28, fmt::format("{} → {}", show_q(p.intensity, flop_per_byte), show_q(attained[i], flop_per_second)),
            "font-size=\"11\" fill=\"#555\"");
     ly += 32;
   }

@@ -268,11 +268,14 @@ std::string generate(const fs::path& dir, const fs::path& conventions) {
     out << "## " << m.name() << "\n\n";
     if (!m.summary().empty()) out << m.summary() << "\n\n";
 
-    std::vector<std::string> imports, units;
+    std::vector<std::string> imports, units, dimensions, spellings;
     for (const auto& s : m.ast().statements) {
       if (s.kind == ast::StmtKind::Import) imports.push_back(code(s.name));
       if (s.kind == ast::StmtKind::Unit)
         units.push_back(code(s.value ? s.name + " = " + print_expr(*s.value) : s.name));
+      if (s.kind == ast::StmtKind::Dimension) dimensions.push_back(code(s.fields.at(0).type.text) + " (" + s.name + ")");
+      if (s.kind == ast::StmtKind::Suggest)
+        for (const auto& w : s.columns) spellings.push_back(code(w.name) + " → " + code(s.name));
     }
     auto list = [](const std::vector<std::string>& v) {
       std::string r;
@@ -281,6 +284,8 @@ std::string generate(const fs::path& dir, const fs::path& conventions) {
     };
     if (!imports.empty()) out << "Imports " << list(imports) << ".\n\n";
     if (!units.empty()) out << "Units: " << list(units) << ".\n\n";
+    if (!dimensions.empty()) out << "Dimension names: " << list(dimensions) << ".\n\n";
+    if (!spellings.empty()) out << "Suggested for other spellings: " << list(spellings) << ".\n\n";
 
     // Base records (no `extends`) in full; the rest as catalog rows.
     bool catalog_open = false;

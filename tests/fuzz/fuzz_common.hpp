@@ -65,7 +65,7 @@ inline Prober fake_prober() {
     // 1e-9 to 1e15 in the probe's unit, and now and then a zero.
     m.value = h % 11 == 0 ? 0.0 : static_cast<double>(h % 1000003) * static_cast<double>(1ull << (h >> 58)) * 1e-9;
     r.ok = true;
-    r.value = measure::to_value(m);
+    r.value = measure::to_value(m, in.units());
     r.provenance = "fake: " + key;
     return r;
   };

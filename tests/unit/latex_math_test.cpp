@@ -12,10 +12,17 @@ std::string math(const std::string& source) {
   return latex_math(term_of(in.parse_snippet("<test>", source)));
 }
 
-std::string value(const Value& v) {
+// An interpreter with the units std/units declares.
+Interpreter& with_units() {
   static Interpreter in;
-  return latex_math(value_term(in, v));
+  static const bool loaded = in.load_std("units") != nullptr;
+  (void)loaded;
+  return in;
 }
+
+Dim dim(const char* unit) { return with_units().units().dimension(unit).value(); }
+
+std::string value(const Value& v) { return latex_math(value_term(with_units(), v)); }
 
 // Where the formula breaks, each piece as plain text.
 std::vector<std::string> pieces(const std::string& source, std::size_t width) {
@@ -39,12 +46,12 @@ TEST_CASE("names are upright text and units upright after a thin space", "[latex
 }
 
 TEST_CASE("numbers with grouping and exponents and percent", "[latex]") {
-  CHECK(value(Value::quantity(19509805056, Dim::base(kParam))) == "19{,}509{,}805{,}056\\,\\mathrm{param}");
+  CHECK(value(Value::quantity(19509805056, dim("param"))) == "19{,}509{,}805{,}056\\,\\mathrm{param}");
   CHECK(math("f(8_192 token)") == "\\text{f} ( 8{,}192\\,\\mathrm{token} )");
-  CHECK(value(Value::quantity(1.756e23, Dim::base(kFlop))) == "1.756 \\times 10^{23}\\,\\mathrm{FLOP}");
+  CHECK(value(Value::quantity(1.756e23, dim("FLOP"))) == "1.756 \\times 10^{23}\\,\\mathrm{FLOP}");
   CHECK(math("11.22%") == "11.22\\,\\%");
-  CHECK(value(Value::quantity(303.9e-6, Dim::base(kSecond))) == "303.9\\,\\mathrm{\\text{\\textmu}s}");
-  CHECK(value(Value::quantity(-3e-3, Dim::base(kSecond))) == "- 3\\,\\mathrm{ms}");
+  CHECK(value(Value::quantity(303.9e-6, dim("s"))) == "303.9\\,\\mathrm{\\text{\\textmu}s}");
+  CHECK(value(Value::quantity(-3e-3, dim("s"))) == "- 3\\,\\mathrm{ms}");
 }
 
 TEST_CASE("powers take the operand after the caret", "[latex]") {

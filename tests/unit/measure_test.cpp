@@ -52,7 +52,12 @@ Prober fixed(bool ok, double value, Dim dim, std::string why = "no GPU: none in 
   };
 }
 
-Dim bytes_per_second() { return Dim::base(kByte) / Dim::base(kSecond); }
+// B/s as std/units declares B and s.
+Dim bytes_per_second() {
+  Interpreter in;
+  in.load_std("units");
+  return in.units().dimension("B/s").value();
+}
 
 Value field_of(Interpreter& in, Module* m, const std::string& record, const std::string& field) {
   Binding* b = in.find_binding(m, record);

@@ -16,8 +16,9 @@ std::string kinds(const Term& t) {
 
 TEST_CASE("a value's term is the number and its unit", "[term]") {
   Interpreter in;
+  in.load_std("units");
   // 2^34 B is 17.18 GB at the default four significant digits.
-  const Term t = value_term(in, Value::quantity(17179869184, Dim::base(kByte)));
+  const Term t = value_term(in, Value::quantity(17179869184, in.units().dimension("B").value()));
   REQUIRE(t.tokens.size() == 2);
   CHECK(t.tokens[0].kind == Token::Kind::Number);
   CHECK(t.tokens[0].text == "17.18");
