@@ -30,7 +30,9 @@ function sourceLink(source, path, goto) {
 function nodeLine(n, path, goto) {
   const line = el('span', 'dv-line', el('span', 'dv-label', n.label));
   const parts = [];
-  if (n.formula !== undefined && n.formula !== n.display) parts.push(code(n.formula));
+  // An input written as a literal (`6144`) shows only its value (`6,144`).
+  const literal = !(n.children ?? []).length && n.formula === n.substituted && !/[(]/.test(n.formula ?? '');
+  if (n.formula !== undefined && n.formula !== n.display && !literal) parts.push(code(n.formula));
   if (n.substituted !== undefined && n.substituted !== n.formula && n.substituted !== n.display) parts.push(code(n.substituted));
   for (const p of parts) line.append(' = ', p);
   line.append(' = ', el('strong', 'dv-result', n.display ?? ''));

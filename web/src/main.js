@@ -40,6 +40,14 @@ function fieldOnLine(state, pos) {
   return f ? f.key : null;
 }
 
+function explainAtCursor(v) {
+  const sel = v.state.selection.main;
+  const picked = v.state.sliceDoc(sel.from, sel.to).trim();
+  const key = picked && !picked.includes('\n') ? picked : fieldOnLine(v.state, sel.head);
+  if (key) explain(key, true);
+  return true;
+}
+
 const view = new EditorView({
   parent: $('editor'),
   state: EditorState.create({
@@ -56,8 +64,8 @@ const view = new EditorView({
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({ 'aria-label': 'napkin file' }),
       keymap.of([
-        // Ctrl-Enter (Cmd-Enter): the derivation of the field on the cursor's line.
-        { key: 'Mod-Enter', run: (v) => { const k = fieldOnLine(v.state, v.state.selection.main.head); if (k) explain(k, true); return true; } },
+        // Ctrl-Enter (Cmd-Enter): the derivation of the selected expression, or else of the field on the cursor's line.
+        { key: 'Mod-Enter', run: explainAtCursor },
         ...defaultKeymap, ...historyKeymap, ...lintKeymap,
       ]),
       EditorView.updateListener.of((u) => { if (u.docChanged) schedule(); }),

@@ -6,7 +6,8 @@
 //
 // Expected figures are the exercise's own (examples/exercise1_size_a_model.napkin):
 // d_head = d_model / heads = 6144 / 48 = 128, and 6144 / 96 = 64 with 96 heads;
-// textbook_layer = 12 · d² = 12 · 6144² = 452,984,832 param.
+// textbook_layer = 12 · d² = 12 · 6144² = 452,984,832 param; the whole model,
+// 48 layers of 390,070,272 param and two 64,000 × 6,144 embeddings, 19,509,805,056 param.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
@@ -138,6 +139,12 @@ for (const origin of ['file', 'http']) {
     assert.equal(await page.evaluate(() => document.activeElement.id), 'derivation');
     await page.keyboard.press('Escape');
     assert.match(await panel.locator('h2').textContent(), /^Derivations$/);
+    // A selected expression: drill.params = 48 · 390,070,272 + 2 · 64,000 · 6,144 (untied embeddings).
+    await endOf(page, 'total = drill.params');
+    for (let i = 0; i < 'drill.params'.length; i++) await page.keyboard.press('Shift+ArrowLeft');
+    await page.keyboard.press('Control+Enter');
+    await panel.locator('h2', { hasText: 'drill.params' }).waitFor({ timeout: 5000 });
+    assert.equal(await panel.locator('.dv-result').first().textContent(), '19,509,805,056 param');
     assert.deepEqual(problems, []);
     await page.close();
   });
