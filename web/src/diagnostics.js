@@ -30,21 +30,30 @@ export function diagnosticBlocks(stderr, path) {
   return new Map([...blocks].map(([k, v]) => [k, v.join('\n')]));
 }
 
-// Diagnostics for the errors in the file itself; errors met in an imported
-// module are shown at the import's first line by napkin already, or not at all.
+// Diagnostics for the errors in the file itself: those of the JSON report
+// and those only standard error has (a failing check, error[E0500]).
+// Errors met in an imported module stay in the list under the editor.
 export function toDiagnostics(doc, errors, stderr, path) {
   const blocks = diagnosticBlocks(stderr, path);
-  const out = [];
+  const places = new Map();
   for (const e of errors) {
-    if (e.file !== path || !e.line || e.line > doc.lines) continue;
+    if (e.file === path) places.set(`${e.line}:${e.column}:${e.code}`, { line: e.line, column: e.column, code: e.code, message: e.message });
+  }
+  for (const key of blocks.keys()) {
+    const m = /^(\d+):(\d+):(E\d+)$/.exec(key);
+    if (m && !places.has(key)) places.set(key, { line: Number(m[1]), column: Number(m[2]), code: m[3] });
+  }
+  const out = [];
+  for (const [key, e] of places) {
+    if (!e.line || e.line > doc.lines) continue;
     const line = doc.line(e.line);
     const from = line.from + Math.min(line.length, utf16Column(line.text, e.column || 1));
     // The span: the word or number at the column, else one character.
     const rest = line.text.slice(from - line.from);
     const word = /^[A-Za-z0-9_.$%µ]+/.exec(rest);
     const to = Math.min(line.to, from + (word ? word[0].length : 1));
-    const message = blocks.get(`${e.line}:${e.column}:${e.code}`) ?? `${path}:${e.line}:${e.column}: error[${e.code}]: ${e.message}`;
+    const message = blocks.get(key) ?? `${path}:${e.line}:${e.column}: error[${e.code}]: ${e.message}`;
     out.push({ from, to: Math.max(to, from), severity: 'error', source: e.code, message });
   }
-  return out;
+  return out.sort((a, b) => a.from - b.from);
 }
