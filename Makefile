@@ -43,8 +43,8 @@ wasm: deps
 
 # The playground: a static page in web/dist around the WebAssembly build.
 playground: wasm
-	@if [ -f web/build.sh ]; then web/build.sh $(WASM_DIR); \
-	else echo "napkin: web/build.sh is missing; $(WASM_DIR)/napkin.js and napkin.wasm are built" >&2; exit 1; fi
+	$(call step,installing npm where missing (apt-get),command -v npm >/dev/null || .ci/install-deps.sh npm)
+	$(call step,building web/dist/index.html (npm ci and esbuild),web/build.sh $(WASM_DIR))
 
 # What a newcomer came for: the number a question asks for, the formula
 # behind it down to the spec, and the textbook's one line.
@@ -62,8 +62,8 @@ demo: build
 test-deps: deps
 	$(call step,installing what the rendering tests use where missing (apt-get),.ci/install-deps.sh --test)
 
-# The WebAssembly build too: its output is compared with the native one's.
-test: test-deps build wasm
+# The WebAssembly build and the playground too: the wasm output is compared with the native one's, the page is tested in Chromium.
+test: test-deps build playground
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)
 
 # Regenerate the golden outputs; read `git diff tests/` before committing.

@@ -48,9 +48,10 @@ function keywordsModule() {
 const virtual = {
   name: 'napkin-virtual',
   setup(build) {
+    // napkin_runner.js names the glue where `make wasm` writes it; the build takes WASM_DIR's.
+    build.onResolve({ filter: /(^|\/)build-wasm\/napkin\.js$/ }, () => ({ path: join(wasmDir, 'napkin.js') }));
     build.onResolve({ filter: /^napkin:/ }, (a) => {
       if (a.path === 'napkin:wasm') return { path: join(wasmDir, 'napkin.wasm') };
-      if (a.path === 'napkin:glue') return { path: join(wasmDir, 'napkin.js') };
       return { path: a.path, namespace: 'napkin' };
     });
     build.onLoad({ filter: /.*/, namespace: 'napkin' }, (a) => {
