@@ -44,6 +44,9 @@ add_link_options(-fwasm-exceptions)
 # (createNapkin) that the page calls, main run by callMain for each
 # evaluation on one instance (the runtime stays up between calls), files in
 # emscripten's in-memory file system, and memory that grows as a file needs.
+# The C++ stack (in linear memory) is as deep as a native thread's 8 MiB
+# needs for napkin's depth limit of 2000 levels, with the stack guard's 1 MiB
+# reserve: emscripten's default of 5 MiB stops at about 1,580 nested fields.
 # The .wasm is compiled synchronously from the bytes the caller passes
 # (wasmBinary), so neither a fetch nor a file URL is needed. The runtime
 # stays up after main returns, so stdio is not flushed at exit: the caller
@@ -54,6 +57,7 @@ set(NAPKIN_WASM_LINK_FLAGS
   -sEXPORTED_RUNTIME_METHODS=callMain,FS
   -sEXPORTED_FUNCTIONS=_main,_fflush
   -sALLOW_MEMORY_GROWTH=1
+  -sTOTAL_STACK=16MB -sINITIAL_MEMORY=32MB
   -sENVIRONMENT=web,node
   -sWASM_ASYNC_COMPILATION=0)
 

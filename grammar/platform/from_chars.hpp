@@ -5,23 +5,18 @@
 // from_chars does, so both builds read the same text the same way: no
 // leading space or '+', no hexadecimal ("0x1p3" reads as 0, stopping at
 // 'x'), the C locale's '.', and out of range only for a value that overflows
-// or underflows to zero (the value is then left as it was).
-#include <charconv>
-#include <system_error>
-
-#if !defined(__cpp_lib_to_chars)
+// or underflows to zero (the value is then left as it was). It is compiled
+// everywhere, so that a native test holds it to from_chars.
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <string>
-#endif
+#include <system_error>
 
 namespace napkin {
 
-inline std::from_chars_result from_chars_double(const char* first, const char* last, double& value) {
-#if defined(__cpp_lib_to_chars)
-  return std::from_chars(first, last, value);
-#else
+inline std::from_chars_result from_chars_strtod(const char* first, const char* last, double& value) {
   const char* p = first;
   if (p != last && *p == '-') ++p;
   if (p == last || *p == ' ' || *p == '+' || (*p >= '\t' && *p <= '\r')) return {first, std::errc::invalid_argument};
@@ -35,6 +30,13 @@ inline std::from_chars_result from_chars_double(const char* first, const char* l
   if (errno == ERANGE && (std::isinf(v) || v == 0)) return {stop, std::errc::result_out_of_range};
   value = v;
   return {stop, std::errc{}};
+}
+
+inline std::from_chars_result from_chars_double(const char* first, const char* last, double& value) {
+#if defined(__cpp_lib_to_chars)
+  return std::from_chars(first, last, value);
+#else
+  return from_chars_strtod(first, last, value);
 #endif
 }
 

@@ -11,7 +11,8 @@
 //   to the native binary: ["run", "examples/exercise1_size_a_model.napkin",
 //   "--format", "json"].
 // - `inputFiles` maps relative paths ("examples/x.napkin", "lab.napkin") to
-//   their text. Each run starts from an empty working folder, writes these
+//   their text (a string, written as UTF-8) or their bytes (a Uint8Array,
+//   written as they are: a file need not be valid UTF-8). Each run starts from an empty working folder, writes these
 //   files into it and runs there, so a path napkin prints is the relative
 //   path the caller used, as the native binary prints it when run from the
 //   repository root; no path of the host appears in any output. An import
@@ -64,10 +65,21 @@ function instantiate(factory, wasmBinary, streams) {
       },
     ],
   };
+  // Under Node.js the glue hooks the process's uncaughtException and
+  // unhandledRejection, for a program that is nothing but the module; here
+  // they would take over the embedding program's errors, once per instance.
+  const node = typeof process === "object" && typeof process.listeners === "function";
+  const hooks = ["uncaughtException", "unhandledRejection"];
+  const before = node ? hooks.map((h) => process.listeners(h)) : [];
   // The module compiles synchronously (-sWASM_ASYNC_COMPILATION=0) and, in
   // emscripten 3.1.6, is the options object itself once the factory
   // returns; the promise resolves to it as well.
   const ready = factory(options);
+  if (node) {
+    hooks.forEach((h, i) => {
+      for (const l of process.listeners(h)) if (!before[i].includes(l)) process.removeListener(h, l);
+    });
+  }
   return { module: options, ready };
 }
 
