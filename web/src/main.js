@@ -131,9 +131,11 @@ function showStatus(report, r, ms) {
   if (!report) parts.push(`napkin stopped (exit status ${r.code})`);
   else {
     const n = (report.errors ?? []).length;
-    parts.push(n === 0 ? 'no errors' : n === 1 ? '1 error' : `${n} errors`);
     const checks = report.checks ?? [];
-    if (checks.length) parts.push(`${checks.filter((c) => c.passed === true).length} of ${checks.length} checks pass`);
+    const passed = checks.filter((c) => c.passed === true).length;
+    // "no errors" only where nothing is listed under the editor.
+    if (n > 0 || passed === checks.length) parts.push(n === 0 ? 'no errors' : n === 1 ? '1 error' : `${n} errors`);
+    if (checks.length) parts.push(`${passed} of ${checks.length} checks pass`);
   }
   status.textContent = parts.join(' · ');
 }
