@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 NAPKIN := ./$(BUILD_DIR)/napkin
 
-.PHONY: all deps configure build demo test golden install package bench compare clean
+.PHONY: all deps configure build wasm playground demo test golden install package bench compare clean
 
 all: build
 
@@ -25,6 +25,27 @@ configure: deps
 build: configure
 	$(call step,building $(NAPKIN) (the log: $(SETUP_LOG)),cmake --build $(BUILD_DIR) -j$(JOBS))
 
+# The same command in WebAssembly, compiled by Debian's emscripten:
+# $(WASM_DIR)/napkin.js and napkin.wasm, which the playground (web/) and
+# Node.js run (web/src/napkin_runner.js). ccache, where installed, keeps
+# em++'s objects as it does g++'s.
+WASM_DIR ?= build-wasm
+EMSCRIPTEN_TOOLCHAIN ?= /usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
+WASM_CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DNAPKIN_CUDA=OFF -DNAPKIN_TESTS=OFF \
+	$(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# Debian's emscripten finds its acorn there under a Node.js of its own.
+WASM_ENV := NODE_PATH=/usr/share/nodejs
+
+wasm: deps
+	$(call step,installing emscripten where missing (apt-get),.ci/install-deps.sh emscripten)
+	$(call step,configuring $(WASM_DIR)/ with emscripten,$(WASM_ENV) cmake -S . -B $(WASM_DIR) -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN) $(WASM_CMAKE_FLAGS))
+	$(call step,building $(WASM_DIR)/napkin.js and napkin.wasm (the log: $(SETUP_LOG)),$(WASM_ENV) cmake --build $(WASM_DIR) -j$(JOBS) --target napkin)
+
+# The playground: a static page in web/dist around the WebAssembly build.
+playground: wasm
+	$(call step,installing npm where missing (apt-get),command -v npm >/dev/null || .ci/install-deps.sh npm)
+	$(call step,building web/dist/index.html (npm ci and esbuild),web/build.sh $(WASM_DIR))
+
 # What a newcomer came for: the number a question asks for, the formula
 # behind it down to the spec, and the textbook's one line.
 demo: build
@@ -41,7 +62,8 @@ demo: build
 test-deps: deps
 	$(call step,installing what the rendering tests use where missing (apt-get),.ci/install-deps.sh --test)
 
-test: test-deps build
+# The WebAssembly build and the playground too: the wasm output is compared with the native one's, the page is tested in Chromium.
+test: test-deps build playground
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)
 
 # Regenerate the golden outputs; read `git diff tests/` before committing.

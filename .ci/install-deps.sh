@@ -15,6 +15,7 @@ test_packages=(
   # The Jupyter kernel's tests (tests/jupyter/): ipykernel runs it, nbclient executes notebooks on it.
   python3-ipykernel python3-nbclient python3-nbformat python3-jupyter-client jupyter-client
   neovim    # the language server's end-to-end test: Neovim's built-in LSP client, headless
+  emscripten  # the WebAssembly build (make wasm), compared with the native one under Node.js
 )
 if [ "${1:-}" = "--test" ]; then
   packages+=("${test_packages[@]}")

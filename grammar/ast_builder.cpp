@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "depth_check.hpp"
+#include "grammar/platform/from_chars.hpp"
 #include "diagnostic.hpp"
 #include "parser.hpp"
 #include "whole_number.hpp"
@@ -115,7 +116,7 @@ double AstBuilder::number(Piece p) const {
     n = long_digits.size();
   }
   double v = 0;
-  const auto [stop, ec] = std::from_chars(first, first + n, v);
+  const auto [stop, ec] = from_chars_double(first, first + n, v);
   if (ec != std::errc() || !std::isfinite(v))
     fail(codes::bad_number, span(p), fmt::format("the number {} is out of range", written),
          "write it with a unit prefix instead, e.g. `1.5 EB` rather than a 400-digit number");

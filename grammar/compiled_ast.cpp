@@ -1,10 +1,11 @@
 #include "compiled_ast.hpp"
 
-#include <bit>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+
+#include "grammar/platform/bit_cast.hpp"
 
 // The words, in the order both sides below walk the tree:
 //   module   count, statement*
@@ -125,7 +126,7 @@ class Writer {
       throw std::logic_error("compiled tree: more kinds than its head holds");
     if (e.boolean) head |= kBoolean;
     if (e.percent) head |= kPercent;
-    if (std::bit_cast<std::uint64_t>(e.number) != 0) head |= kNumber;
+    if (napkin::bit_cast<std::uint64_t>(e.number) != 0) head |= kNumber;
     if (!e.text.empty()) head |= kText;
     if (e.unit) head |= kUnit;
     if (!e.items.empty()) head |= kItems;
@@ -135,7 +136,7 @@ class Writer {
     word(head);
     span(e.span);
     if (head & kNumber) {
-      const auto bits = std::bit_cast<std::uint64_t>(e.number);
+      const auto bits = napkin::bit_cast<std::uint64_t>(e.number);
       word(static_cast<std::uint32_t>(bits));
       word(static_cast<std::uint32_t>(bits >> 32));
     }
@@ -281,7 +282,7 @@ class Reader {
     if (head & kNumber) {
       const std::uint64_t lo = word();
       const std::uint64_t hi = word();
-      e->number = std::bit_cast<double>(lo | hi << 32);
+      e->number = napkin::bit_cast<double>(lo | hi << 32);
     }
     if (head & kText) e->text = string();
     if (head & kUnit) e->unit = unit();

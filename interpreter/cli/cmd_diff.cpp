@@ -11,6 +11,7 @@
 #include "interpreter/review/diff.hpp"
 #include "interpreter/derivation/explain.hpp"
 #include "interpreter/io/read_source.hpp"
+#include "grammar/platform/from_chars.hpp"
 #include "guarded.hpp"
 #include "solves.hpp"
 
@@ -48,7 +49,7 @@ bool parse_threshold(std::string s, double& out) {
     s.pop_back();
     scale = 0.01;
   }
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  auto [p, ec] = from_chars_double(s.data(), s.data() + s.size(), out);
   if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(out) || out < 0) return false;
   out *= scale;
   return true;

@@ -1,7 +1,6 @@
 #include "cpu_info.hpp"
 
 #include <fmt/format.h>
-#include <sched.h>
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +8,8 @@
 #include <fstream>
 #include <set>
 #include <string>
-#include <thread>
+
+#include "interpreter/measure/platform/platform.hpp"
 
 namespace napkin::measure {
 
@@ -42,15 +42,6 @@ std::string model_name() {
     return start == std::string::npos ? "CPU" : line.substr(start);
   }
   return "CPU";
-}
-
-int usable_threads() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) {
-    const int n = CPU_COUNT(&set);
-    if (n > 0) return n;
-  }
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 // STREAM's rule counts every last-level cache the run can use: the size of

@@ -138,16 +138,6 @@ std::vector<Request> standard_requests(const ProbeInfo& p) {
   return out;
 }
 
-std::string device_for(const ProbeInfo& p, std::string& why) {
-  if (!p.gpu) return "cpu: " + cpu_info().device();
-  const GpuDevice& d = gpu_device();
-  if (!d.found) {
-    why = d.reason;
-    return "";
-  }
-  return "gpu: " + d.name;
-}
-
 Measurement run(const Request& r, const Settings& s) {
   const std::string& name = r.probe->name;
   if (!r.probe->gpu) {

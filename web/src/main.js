@@ -1,0 +1,261 @@
+// The playground: an editor on a napkin file, evaluated by napkin itself
+// (the CLI compiled to WebAssembly, embedded in the page) on every edit.
+import { EditorState } from '@codemirror/state';
+import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection } from '@codemirror/view';
+import { defaultKeymap, history as undoHistory, historyKeymap } from '@codemirror/commands';
+import { setDiagnostics, lintGutter, lintKeymap } from '@codemirror/lint';
+import wasmBinary from 'napkin:wasm';
+import examples from 'napkin:examples';
+import { loadNapkin } from './napkin_runner.js';
+import { napkinLanguage } from './language.js';
+import { scanFields } from './fields.js';
+import { valuesField, setResults, buildDecorations } from './values.js';
+import { toDiagnostics, diagnosticBlocks } from './diagnostics.js';
+import { renderDerivation } from './derivation.js';
+import { encodeShare, decodeShare } from './share.js';
+import './playground.css';
+
+const DEFAULT_EXAMPLE = 'exercise1_size_a_model.napkin';
+const DEBOUNCE_MS = 60;
+
+// What the tests and the benchmark read: times in ms from performance.now().
+const probe = { scriptStart: performance.now(), evaluations: 0, timings: [], firstEvaluation: null };
+window.napkinPlayground = probe;
+
+const $ = (id) => document.getElementById(id);
+const status = $('status');
+const problems = $('problems-list');
+const derivationPanel = $('derivation');
+const picker = $('examples');
+
+let napkin = null;
+let path = DEFAULT_EXAMPLE;
+let openKey = null; // the value whose derivation the panel shows
+let timer = null;
+
+function fieldOnLine(state, pos) {
+  const line = state.doc.lineAt(pos);
+  const { fields } = scanFields(state.doc.toString());
+  const f = fields.find((x) => x.from >= line.from && x.from <= line.to);
+  return f ? f.key : null;
+}
+
+function explainAtCursor(v) {
+  const sel = v.state.selection.main;
+  const picked = v.state.sliceDoc(sel.from, sel.to).trim();
+  const key = picked && !picked.includes('\n') ? picked : fieldOnLine(v.state, sel.head);
+  if (key) explain(key, true);
+  return true;
+}
+
+const view = new EditorView({
+  parent: $('editor'),
+  state: EditorState.create({
+    doc: '',
+    extensions: [
+      lineNumbers(),
+      highlightActiveLineGutter(),
+      highlightActiveLine(),
+      drawSelection(),
+      undoHistory(),
+      napkinLanguage(),
+      valuesField,
+      lintGutter(),
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({ 'aria-label': 'napkin file' }),
+      keymap.of([
+        // Ctrl-Enter (Cmd-Enter): the derivation of the selected expression, or else of the field on the cursor's line.
+        { key: 'Mod-Enter', run: explainAtCursor },
+        ...defaultKeymap, ...historyKeymap, ...lintKeymap,
+      ]),
+      EditorView.updateListener.of((u) => { if (u.docChanged) schedule(); }),
+      EditorView.domEventHandlers({
+        mousedown(e) {
+          const t = e.target.closest && e.target.closest('.nv-value');
+          if (!t) return false;
+          e.preventDefault();
+          explain(t.dataset.key, false);
+          return true;
+        },
+      }),
+    ],
+  }),
+});
+
+probe.doc = () => view.state.doc.toString();
+probe.path = () => path;
+probe.evaluate = () => evaluate();
+
+function schedule() {
+  clearTimeout(timer);
+  timer = setTimeout(evaluate, DEBOUNCE_MS);
+}
+
+async function runNapkin(args, text) {
+  return napkin.run(args, { [path]: text });
+}
+
+async function evaluate() {
+  clearTimeout(timer);
+  if (!napkin) return;
+  const state = view.state;
+  const text = state.doc.toString();
+  const t0 = performance.now();
+  const r = await runNapkin(['run', path, '--format', 'json'], text);
+  const t1 = performance.now();
+  let report = null;
+  try { report = JSON.parse(r.stdout); } catch { report = null; }
+  if (view.state.doc !== state.doc) return; // edited meanwhile: the next evaluation comes
+  const layout = { ...scanFields(text), path };
+  const effects = [];
+  let errors = [];
+  if (report) {
+    effects.push(setResults.of(buildDecorations(state.doc, report, layout)));
+    errors = report.errors ?? [];
+  } else {
+    effects.push(setResults.of(buildDecorations(state.doc, { values: {}, checks: [] }, layout)));
+  }
+  const diagnostics = toDiagnostics(state.doc, errors, r.stderr, path);
+  view.dispatch(setDiagnostics(state, diagnostics), { effects });
+  showProblems(report, r, diagnostics);
+  const t2 = performance.now();
+  probe.evaluations++;
+  probe.timings.push({ run: t1 - t0, total: t2 - t0 });
+  if (probe.firstEvaluation === null) probe.firstEvaluation = t2;
+  showStatus(report, r, t1 - t0);
+  if (openKey) explain(openKey, false);
+}
+
+function showStatus(report, r, ms) {
+  const parts = [`evaluated in ${ms.toFixed(1)} ms`];
+  if (!report) parts.push(`napkin stopped (exit status ${r.code})`);
+  else {
+    const n = (report.errors ?? []).length;
+    const checks = report.checks ?? [];
+    const passed = checks.filter((c) => c.passed === true).length;
+    // "no errors" only where nothing is listed under the editor.
+    if (n > 0 || passed === checks.length) parts.push(n === 0 ? 'no errors' : n === 1 ? '1 error' : `${n} errors`);
+    if (checks.length) parts.push(`${passed} of ${checks.length} checks pass`);
+  }
+  status.textContent = parts.join(' · ');
+}
+
+function gotoLine(n, select = null) {
+  const line = view.state.doc.line(Math.min(Math.max(1, n), view.state.doc.lines));
+  view.dispatch({ selection: select ?? { anchor: line.from }, scrollIntoView: true });
+  view.focus();
+}
+
+function showProblems(report, r, diagnostics) {
+  problems.replaceChildren();
+  const shown = new Set();
+  for (const d of diagnostics) {
+    const li = document.createElement('li');
+    const line = view.state.doc.lineAt(d.from);
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = `line ${line.number}, column ${d.from - line.from + 1}`;
+    b.addEventListener('click', () => gotoLine(line.number, { anchor: d.from, head: d.to }));
+    const pre = document.createElement('pre');
+    pre.textContent = d.message;
+    shown.add(d.message);
+    li.append(b, pre);
+    problems.append(li);
+  }
+  // Errors elsewhere (an import), and napkin's output when it wrote no report.
+  for (const [, text] of diagnosticBlocks(r.stderr, path)) {
+    if (shown.has(text)) continue;
+    const li = document.createElement('li');
+    const pre = document.createElement('pre');
+    pre.textContent = text;
+    li.append(pre);
+    problems.append(li);
+  }
+  if (!report && problems.children.length === 0) {
+    const li = document.createElement('li');
+    const pre = document.createElement('pre');
+    pre.textContent = r.stderr || `napkin exited with status ${r.code} and no report`;
+    li.append(pre);
+    problems.append(li);
+  }
+  $('problems').hidden = problems.children.length === 0;
+}
+
+async function explain(key, focus) {
+  openKey = key;
+  const text = view.state.doc.toString();
+  const tree = await runNapkin(['explain', path, key, '--format', 'json'], text);
+  const flat = await runNapkin(['explain', path, key, '--flat'], text);
+  let parsed = null;
+  try { parsed = JSON.parse(tree.stdout); } catch { parsed = null; }
+  renderDerivation(derivationPanel, {
+    key, tree: parsed, flat: flat.code === 0 ? flat.stdout.trimEnd() : null,
+    error: tree.stderr, path, goto: (n) => gotoLine(n),
+  });
+  if (focus) derivationPanel.focus();
+}
+
+function closeDerivation() {
+  openKey = null;
+  derivationPanel.replaceChildren($('derivation-help').content.cloneNode(true));
+}
+
+function open(name, text) {
+  path = name;
+  picker.value = Object.hasOwn(examples, name) ? name : '';
+  closeDerivation();
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 } });
+  return evaluate();
+}
+
+for (const name of Object.keys(examples)) {
+  const o = document.createElement('option');
+  o.value = name;
+  o.textContent = name.replace(/\.napkin$/, '');
+  picker.append(o);
+}
+picker.addEventListener('change', () => {
+  if (!picker.value) return;
+  history.replaceState(null, '', location.pathname + location.search);
+  open(picker.value, examples[picker.value]);
+});
+
+$('share').addEventListener('click', async () => {
+  const hash = await encodeShare(path, view.state.doc.toString());
+  history.replaceState(null, '', hash);
+  const url = $('share-url');
+  url.value = location.href;
+  $('share-box').hidden = false;
+  url.focus();
+  url.select();
+  try { await navigator.clipboard.writeText(location.href); $('share-note').textContent = 'Copied. The link holds the whole file.'; } catch { $('share-note').textContent = 'The link holds the whole file: copy it from the box.'; }
+});
+
+derivationPanel.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') { closeDerivation(); view.focus(); }
+});
+
+async function openFromLocation() {
+  try {
+    const shared = await decodeShare(location.hash);
+    if (shared) return open(shared.name, shared.text);
+  } catch (e) {
+    status.textContent = `This share link is damaged (${e.message}); opened the default example instead.`;
+  }
+  return open(DEFAULT_EXAMPLE, examples[DEFAULT_EXAMPLE]);
+}
+window.addEventListener('hashchange', () => { if (location.hash.includes('z=')) openFromLocation(); });
+
+async function start() {
+  status.textContent = 'loading napkin…';
+  const t0 = performance.now();
+  napkin = await loadNapkin(wasmBinary);
+  probe.loaded = performance.now();
+  probe.loadMs = probe.loaded - t0;
+  closeDerivation();
+  await openFromLocation();
+}
+probe.ready = start().catch((e) => {
+  status.textContent = `napkin could not start: ${e.message}`;
+  throw e;
+});

@@ -1,0 +1,154 @@
+// Values beside their fields: a widget at the end of each field's line with
+// the value napkin computed (or its error), a ✓ or ✗ at the end of each
+// check, and under a record the values it shows that the file does not
+// write itself. Positions follow the edits made until the next evaluation.
+import { StateField, StateEffect, RangeSetBuilder } from '@codemirror/state';
+import { EditorView, Decoration, WidgetType } from '@codemirror/view';
+
+export const setResults = StateEffect.define();
+const MAX_COLUMN = 64;
+
+function describe(v) {
+  if (v.error) return { text: v.error.code, title: `${v.error.code}: ${v.error.message}`, cls: 'nv-error' };
+  if (v.needs !== undefined) return { text: `needs ${v.needs}`, title: `needs the input ${v.needs} (declared at ${v.declared_at})`, cls: 'nv-needs' };
+  const range = v.range ? ` (p5 to p95 of ${v.range.samples} samples)` : '';
+  // An input (a literal) shows its value quieter than a formula's result.
+  const input = v.formula !== undefined && v.formula === v.substituted && !v.formula.includes('(');
+  return { text: v.display, title: `${v.substituted ?? v.display}${range}: click for its derivation`, cls: input ? 'nv-input' : '' };
+}
+
+class ValueWidget extends WidgetType {
+  constructor(key, v, pad) {
+    super();
+    this.key = key;
+    this.d = describe(v);
+    this.pad = pad;
+  }
+  eq(o) { return o.key === this.key && o.d.text === this.d.text && o.d.cls === this.d.cls && o.pad === this.pad; }
+  toDOM() {
+    const el = document.createElement('span');
+    el.className = `nv-value ${this.d.cls}`.trim();
+    if (this.pad) el.style.marginLeft = `${this.pad}ch`;
+    el.dataset.key = this.key;
+    el.title = this.d.title;
+    el.textContent = this.d.text;
+    return el;
+  }
+  ignoreEvent() { return false; }
+}
+
+class CheckWidget extends WidgetType {
+  constructor(check) {
+    super();
+    this.passed = check.passed === true;
+    this.title = check.passed === true ? 'this check passes'
+      : check.error ? `${check.error.code}: ${check.error.message}` : 'this check fails';
+  }
+  eq(o) { return o.passed === this.passed && o.title === this.title; }
+  toDOM() {
+    const el = document.createElement('span');
+    el.className = this.passed ? 'nv-check nv-pass' : 'nv-check nv-fail';
+    el.title = this.title;
+    el.textContent = this.passed ? '✓' : '✗';
+    return el;
+  }
+}
+
+class MoreWidget extends WidgetType {
+  constructor(record, entries) {
+    super();
+    this.record = record;
+    this.entries = entries; // [[key, value]]
+    this.sig = entries.map(([k, v]) => `${k}=${describe(v).text}`).join('\n');
+  }
+  eq(o) { return o.sig === this.sig; }
+  toDOM() {
+    const el = document.createElement('div');
+    el.className = 'nv-more';
+    const head = document.createElement('span');
+    head.className = 'nv-more-head';
+    head.textContent = `${this.record} also has`;
+    el.append(head);
+    for (const [key, v] of this.entries) {
+      const chip = document.createElement('span');
+      chip.className = 'nv-chip';
+      const name = document.createElement('span');
+      name.className = 'nv-chip-name';
+      name.textContent = key.slice(this.record.length + 1);
+      const d = describe(v);
+      const val = document.createElement('span');
+      val.className = `nv-value ${d.cls}`.trim();
+      val.dataset.key = key;
+      val.title = d.title;
+      val.textContent = d.text;
+      chip.append(name, ' ', val);
+      el.append(chip);
+    }
+    return el;
+  }
+  ignoreEvent() { return false; }
+}
+
+// Builds the decorations for one evaluation of `doc`: `report` is napkin's
+// JSON, `layout` what scanFields found in the same text.
+export function buildDecorations(doc, report, layout) {
+  const items = [];
+  const placed = new Set();
+  const byLine = new Map();
+  for (const f of layout.fields) {
+    const v = report.values[f.key];
+    if (!v) continue;
+    placed.add(f.key);
+    const line = doc.lineAt(f.from);
+    if (!byLine.has(line.number)) byLine.set(line.number, []);
+    byLine.get(line.number).push([f.key, v]);
+  }
+  // The values of consecutive lines line up in a column, two characters
+  // after the longest of those lines (the editor's font is monospaced).
+  const width = (n) => [...doc.line(n).text.trimEnd()].length;
+  const lines = [...byLine.keys()].sort((a, b) => a - b);
+  const column = new Map();
+  for (let i = 0; i < lines.length;) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[j] + 1) j++;
+    const run = lines.slice(i, j + 1);
+    const col = Math.min(MAX_COLUMN, Math.max(...run.map(width)) + 2);
+    for (const n of run) column.set(n, col);
+    i = j + 1;
+  }
+  for (const [n, list] of byLine) {
+    const line = doc.line(n);
+    const used = [...line.text].length;
+    const pad = Math.max(2, column.get(n) - [...line.text.trimEnd()].length) - (used - [...line.text.trimEnd()].length);
+    list.forEach(([key, v], i) => {
+      const widget = new ValueWidget(key, v, i === 0 ? Math.max(1, pad) : 0);
+      items.push({ pos: line.to, side: 10 + i, deco: Decoration.widget({ widget, side: 10 + i }) });
+    });
+  }
+  for (const c of report.checks ?? []) {
+    if (!c.line || c.line > doc.lines || (c.file && c.file !== layout.path)) continue;
+    const line = doc.line(c.line);
+    items.push({ pos: line.to, side: 5, deco: Decoration.widget({ widget: new CheckWidget(c), side: 5 }) });
+  }
+  const keys = Object.keys(report.values);
+  for (const r of layout.records) {
+    const prefix = `${r.name}.`;
+    const rest = keys.filter((k) => k.startsWith(prefix) && !placed.has(k)).map((k) => [k, report.values[k]]);
+    if (rest.length === 0) continue;
+    const line = doc.lineAt(r.end);
+    items.push({ pos: line.to, side: 100, deco: Decoration.widget({ widget: new MoreWidget(r.name, rest), side: 100, block: true }) });
+  }
+  items.sort((a, b) => a.pos - b.pos || a.side - b.side);
+  const builder = new RangeSetBuilder();
+  for (const it of items) builder.add(it.pos, it.pos, it.deco);
+  return builder.finish();
+}
+
+export const valuesField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    for (const e of tr.effects) if (e.is(setResults)) return e.value;
+    return tr.docChanged ? deco.map(tr.changes) : deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});

@@ -1,0 +1,74 @@
+// Debian's Chromium driven by playwright-core (browsers cannot be
+// downloaded here), and a static server on 127.0.0.1 for web/dist: what the
+// playground's tests and its benchmark share.
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, normalize, resolve, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const distDir = resolve(process.env.NAPKIN_PLAYGROUND_DIST ?? join(webDir, 'dist'));
+export const pageFile = join(distDir, 'index.html');
+
+export function requireDist() {
+  if (!existsSync(pageFile)) {
+    throw new Error(`${pageFile} is missing: build the playground first (\`make playground\`)`);
+  }
+}
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+
+// A fresh profile in a new user-data-dir, removed by close().
+export async function launch({ width = 1400, height = 900 } = {}) {
+  const executablePath = process.env.NAPKIN_CHROMIUM ?? '/usr/bin/chromium';
+  const profile = mkdtempSync(join(tmpdir(), 'napkin-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width, height },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+// Serves distDir on 127.0.0.1 at a port the system picks.
+export async function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(distDir, rel.endsWith('/') ? join(rel, 'index.html') : rel);
+    if (!file.startsWith(distDir) || !existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
+  };
+}
+
+export const fileUrl = () => pathToFileURL(pageFile).href;
+
+// Opens `url` and waits for the first evaluation's values.
+export async function openPlayground(context, url) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  await page.goto(url);
+  await page.waitForFunction(() => window.napkinPlayground && window.napkinPlayground.evaluations > 0, null, { timeout: 20000 });
+  return { page, problems };
+}
