@@ -33,7 +33,7 @@ nlohmann::ordered_json error_json(const ErrorInfo& e) {
 }
 
 std::string error_line(const Diagnostic& d, bool place) {
-  std::string out = fmt::format("error[{}]: {}", code_text(d.code), d.message);
+  std::string out = headline(d);
   if (place)
     for (const auto& l : d.labels)
       if (l.primary && l.span.valid()) {

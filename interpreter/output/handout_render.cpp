@@ -159,10 +159,7 @@ std::string tex(const std::string& s) { return latex_text(clean(s)); }
 // Its underscores are the face's own (\char95): \_ draws a rule that
 // reads as a space between the letters.
 std::string tt(const std::string& s) {
-  std::string t = tex(s);
-  for (std::size_t at = t.find("\\_"); at != std::string::npos; at = t.find("\\_", at))
-    t.replace(at, 2, "{\\char95}\\allowbreak{}");
-  return "\\texttt{" + t + "}";
+  return "\\texttt{" + latex_text(clean(s), "{\\char95}\\allowbreak{}") + "}";
 }
 
 // The file's words: `code` in a comment is set as code.

@@ -25,12 +25,7 @@ struct Item {
 
 // A note as a paragraph: names such as `num_key_value_heads` may break
 // after an underscore, or a long one would run into the margin.
-std::string prose(const std::string& text) {
-  std::string out = latex_text(text);
-  for (std::size_t at = out.find("\\_"); at != std::string::npos; at = out.find("\\_", at + 2))
-    out.insert(at + 2, "\\allowbreak{}");
-  return out;
-}
+std::string prose(const std::string& text) { return latex_text(text, "\\_\\allowbreak{}"); }
 
 bool long_label(const std::string& label) { return label.size() > 40; }
 

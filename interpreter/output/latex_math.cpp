@@ -287,7 +287,7 @@ std::vector<Line> break_lines(const Term& t, std::size_t width) {
   return pieces;
 }
 
-std::string latex_text(const std::string& text) {
+std::string latex_text(const std::string& text, std::string_view underscore) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
@@ -316,7 +316,8 @@ std::string latex_text(const std::string& text) {
       case '\\': out += "\\textbackslash{}"; break;
       case '{': out += "\\{"; break;
       case '}': out += "\\}"; break;
-      case '_': case '%': case '$': case '#': case '&': out += std::string("\\") + c; break;
+      case '_': out += underscore; break;
+      case '%': case '$': case '#': case '&': out += std::string("\\") + c; break;
       case '^': out += "\\textasciicircum{}"; break;
       case '~': out += "\\textasciitilde{}"; break;
       case '<': out += "\\textless{}"; break;

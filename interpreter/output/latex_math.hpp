@@ -5,6 +5,7 @@
 // with amsmath and amssymb: names upright in \text{}, units in \mathrm{}
 // after a thin space, `·` as \cdot.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "interpreter/derivation/term.hpp"
@@ -25,6 +26,8 @@ std::vector<Tokens> break_lines(const Term& t, std::size_t width);
 // few non-ASCII characters napkin prints spelled as LaTeX commands, and a
 // control character or line break shown as its escape (`\n`, `\x1b`): no
 // text from a file can stop pdflatex or end a paragraph inside math.
-std::string latex_text(const std::string& text);
+// `underscore` is what `_` becomes: `\\_` by default, or with a break
+// allowed after it for prose, or the typewriter face's own character.
+std::string latex_text(const std::string& text, std::string_view underscore = "\\_");
 
 }  // namespace napkin

@@ -143,7 +143,7 @@ std::string md_block(const ProseBlock& b) {
 std::string tex_text(std::string_view s) {
   std::string out, plain;
   auto flush = [&] {
-    out += latex_text(plain);
+    out += latex_text(plain, "\\_\\allowbreak{}");  // names such as `num_key_value_heads` may break after an underscore
     plain.clear();
   };
   for (char ch : s) {
@@ -166,9 +166,6 @@ std::string tex_text(std::string_view s) {
     }
   }
   flush();
-  // Names such as `num_key_value_heads` may break after an underscore.
-  for (std::size_t at = out.find("\\_"); at != std::string::npos; at = out.find("\\_", at + 2))
-    out.insert(at + 2, "\\allowbreak{}");
   return out;
 }
 
