@@ -166,6 +166,8 @@ for (const origin of ['file', 'http']) {
     const edited = exercise.replace('heads           = 48', 'heads           = 96');
     assert.equal(await page.evaluate(() => window.napkinPlayground.doc()), edited);
     await page.locator('#share').click();
+    // The link is compressed asynchronously (CompressionStream): wait for it.
+    await page.waitForFunction(() => document.querySelector('#share-url')?.value.includes('#f='));
     const link = await page.locator('#share-url').inputValue();
     assert.ok(link.startsWith(url()), link);
     const fragment = new URL(link).hash;
