@@ -94,6 +94,7 @@ class AstBuilder {
   void word(Text b, Text e);  // a unit's prefix family, a word `suggest` names
   void dimension_stmt(Text b, Text e);
   void suggest_stmt(Text b, Text e);
+  void name_and_words(ast::Stmt& st);  // shared by unit_stmt and suggest_stmt
 
   ast::Module take_module();
   ast::ExprPtr take_expression();  // `napkin eval`: the one expression, checked for depth

@@ -179,14 +179,20 @@ void AstBuilder::fn_stmt(Text b, Text e) {
   finish(std::move(st));
 }
 
-void AstBuilder::unit_stmt(Text b, Text e) {
-  ast::Stmt st(ast::StmtKind::Unit, span(b, e));
-  if (!exprs_.empty()) st.value = pop().expr;
+// A `unit` or `suggest` statement's name and the words listed after it
+// (prefix families, or the spellings it suggests for).
+void AstBuilder::name_and_words(ast::Stmt& st) {
   const Piece name = pop_piece();
   st.name = text(name);
   st.name_span = span(name);
   for (const Piece& w : words_) st.columns.push_back({std::string(text(w)), span(w)});
   words_.clear();
+}
+
+void AstBuilder::unit_stmt(Text b, Text e) {
+  ast::Stmt st(ast::StmtKind::Unit, span(b, e));
+  if (!exprs_.empty()) st.value = pop().expr;
+  name_and_words(st);
   finish(std::move(st));
 }
 
@@ -210,11 +216,7 @@ void AstBuilder::dimension_stmt(Text b, Text e) {
 
 void AstBuilder::suggest_stmt(Text b, Text e) {
   ast::Stmt st(ast::StmtKind::Suggest, span(b, e));
-  const Piece name = pop_piece();
-  st.name = text(name);
-  st.name_span = span(name);
-  for (const Piece& w : words_) st.columns.push_back({std::string(text(w)), span(w)});
-  words_.clear();
+  name_and_words(st);
   finish(std::move(st));
 }
 
