@@ -20,10 +20,22 @@ namespace napkin {
 // `s` with its control characters and stray bytes written as escapes; a
 // newline and a tab are kept when `keep_lines` (text meant to span lines).
 inline std::string visible_controls(std::string_view s, bool keep_lines = true) {
+  // Printable ASCII (and a kept newline or tab) is copied as it stands: a
+  // report is mostly that, and is checked in runs, not byte by byte.
+  const auto plain = [keep_lines](unsigned char c) {
+    return (c >= 0x20 && c < 0x7F) || (keep_lines && (c == '\n' || c == '\t'));
+  };
   std::string out;
   out.reserve(s.size());
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   for (std::size_t i = 0; i < s.size();) {
+    std::size_t run = i;
+    while (run < s.size() && plain(p[run])) ++run;
+    if (run > i) {
+      out.append(s.substr(i, run - i));
+      i = run;
+      continue;
+    }
     const unsigned char c = p[i];
     const std::size_t len = utf8_sequence(p + i, s.size() - i);
     if (len == 0) {

@@ -26,7 +26,7 @@ Result check_text(const CheckArgs& a, const Common& common) {
       // Every field the file defines is evaluated, not only what the checks
       // use: a file that cannot be evaluated never passes.
       // It prints no derivation (a failed check derives its own): none is built.
-      Report report = build_report(in, m, false, /*keep_going=*/true, /*derivations=*/false);
+      Report report = build_report(in, m, false, /*keep_going=*/true, Derivations::Results);
       const auto& checks = report.checks;
       Result res;
       int p = 0;
@@ -86,7 +86,7 @@ GradedFile graded_file(const std::string& file, const Common& common) {
       return Result{};
     }
     try {
-      const Report report = build_report(in, m, false, /*keep_going=*/true, /*derivations=*/false);
+      const Report report = build_report(in, m, false, /*keep_going=*/true, Derivations::Results);
       g.checks = graded_checks(in, m);
       add_file_errors(g, report.errors);
       // A `solve` statement that finds nothing: its error, as data, with its place.

@@ -142,8 +142,8 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
   try {
     Version before{&before_in, load(before_in, s.before_path, s.before_name, s.before_dir), {}};
     Version after{&after_in, load(after_in, s.after_path, s.after_name, s.after_dir), {}};
-    before.report = build_report(before_in, before.module, false, false, /*derivations=*/false);
-    after.report = build_report(after_in, after.module, false, false, /*derivations=*/false);
+    before.report = build_report(before_in, before.module, false, false, Derivations::Results);
+    after.report = build_report(after_in, after.module, false, false, Derivations::Results);
     // What the files' `solve` statements find moves with their inputs too.
     before.report.solves = solve_statements(before_in, before.module, 0);
     after.report.solves = solve_statements(after_in, after.module, 0);

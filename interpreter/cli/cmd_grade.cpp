@@ -31,7 +31,7 @@ GradedFile grade(Interpreter& ref, Module* ref_m, const GradeArgs& a, const Comm
       return Result{};
     }
     try {
-      const Report report = build_report(sub, sub_m, false, /*keep_going=*/true, /*derivations=*/false);
+      const Report report = build_report(sub, sub_m, false, /*keep_going=*/true, Derivations::Results);
       g.checks = graded_checks(sub, ref_m->ast, sub_m);
       add_file_errors(g, report.errors);
       Comparison cmp(sub, sub_m, ref, ref_m);

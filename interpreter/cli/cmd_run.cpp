@@ -35,9 +35,12 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     }
     const std::optional<StepDepth> steps = step_depth(a.steps);
     // Plain text without --steps shows results only: no formula is printed.
-    const bool derivations = steps || a.format != "text";
+    // --brief keeps each formula's two lines but no derivation tree.
+    const Derivations derivations = !steps && a.format == "text" ? Derivations::Results
+                                    : a.brief                     ? Derivations::Lines
+                                                                  : Derivations::Trees;
     // Nor is what a field's formula saw kept: a check keeps its own, for its failure.
-    if (!derivations) in.set_tracing(false);
+    if (derivations == Derivations::Results) in.set_tracing(false);
     Report r = build_report(in, m, a.all, /*keep_going=*/true, derivations, steps);
     if (!a.all) keep_own_fields(r);
     // `solve` statements: part of the report before any format renders it

@@ -37,6 +37,7 @@ struct RunArgs {
   std::string steps;  // "" (results only in text), short, one or flat
   std::string checks = "list";  // in a document: list, beside or none
   bool all = false;
+  bool brief = false;  // JSON or TOML without each value's derivation tree
   std::string format = "text";
 };
 

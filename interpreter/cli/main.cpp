@@ -2,16 +2,16 @@
 // subcommand to a small function. Exit codes: 0 ok, 1 a check failed,
 // 2 a usage, parse or evaluation error.
 #include <CLI/CLI.hpp>
-#include <cerrno>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <fmt/format.h>
 
 #include "grammar/text_escape.hpp"
 #include "interpreter/output/output.hpp"
 #include "napkin/version.hpp"
+#include "choices.hpp"
 #include "commands.hpp"
+#include "finish.hpp"
 #include "diagnose.hpp"
 #include "heap_pages.hpp"
 #include "restricted.hpp"
@@ -19,27 +19,6 @@
 namespace {
 
 constexpr const char* kMoreHelp = "run with --help for more information";
-
-// Writes `s` whole and flushes it; 0, or the errno of a failed write.
-int put(const std::string& s, std::FILE* f) {
-  errno = 0;
-  if (std::fwrite(s.data(), 1, s.size(), f) != s.size() || std::fflush(f) != 0 || std::ferror(f))
-    return errno ? errno : EIO;
-  return 0;
-}
-
-// Output that could not be written is an error (exit 2), never a silent
-// success: a full disk or a closed pipe loses what napkin printed. A closed
-// pipe (`napkin run f | head`) ends quietly, as other Unix tools do.
-int finish(const napkin::cli::Result& r) {
-  const int out_err = put(r.out, stdout);
-  const int err_err = put(r.err, stderr);
-  if (out_err && out_err != EPIPE)
-    put(napkin::render(napkin::unplaced(napkin::codes::io, fmt::format("cannot write the output: {}", std::strerror(out_err)))),
-        stderr);
-  if (out_err || err_err) return 2;
-  return r.code;
-}
 
 // `napkin eval '-llama3_8b.params'`: an argument of `eval` that begins with
 // a minus but names none of its options is the expression, which CLI11
@@ -130,18 +109,21 @@ int main(int argc, char** argv) {
                  "--steps=short as written (an answer that names another value shows only its name), "
                  "--steps=one (the default) opens such a name or call into the formula behind it, "
                  "--steps=flat inlines it all on one line")
-      ->check(CLI::IsMember({"short", "one", "flat"}));
+      ->check(CLI::IsMember(kStepDepths));
   run_cmd->add_option("--format", run.format, "text (default), json, toml, markdown or latex")
-      ->check(CLI::IsMember({"text", "json", "toml", "markdown", "latex"}));
+      ->check(CLI::IsMember(kReportFormats));
   run_cmd
       ->add_option("--checks", run.checks,
                    "in a Markdown or LaTeX document: list (default) the checks after the answers, show a passing "
                    "check as a ✓ beside the answer it pins (beside), or leave them out (none)")
-      ->check(CLI::IsMember({"list", "beside", "none"}));
+      ->check(CLI::IsMember(kCheckDisplays));
   run_cmd->add_flag("--all", run.all,
                     "show everything: the fields each record inherits from the standard library, and records that "
                     "only come in through imports (by default: the fields the file sets or defines, the headline "
                     "fields of its record types, and those its checks use)");
+  run_cmd->add_flag("--brief", run.brief,
+                    "in JSON or TOML: each value with its display, formula and numbers, without the derivation "
+                    "tree under it (what a page or an editor shows beside each field; explain gives the tree)");
   add_common(run_cmd);
   add_restricted(run_cmd, false);
 
@@ -151,7 +133,7 @@ int main(int argc, char** argv) {
   explain_cmd->add_option("name", explain.name, "a value such as decode.tokens_per_s, or any expression")->required();
   explain_cmd->add_option("--depth", explain.depth, "levels of inputs to expand (default: all)");
   explain_cmd->add_option("--format", explain.format, "text (default), json, toml, markdown or latex")
-      ->check(CLI::IsMember({"text", "json", "toml", "markdown", "latex"}));
+      ->check(CLI::IsMember(kReportFormats));
   explain_cmd->add_flag("--flat", explain.flat,
                         "one line: every field and call inlined down to literals and inputs, as a textbook writes it");
   explain_cmd->add_flag("--sources", explain.sources, "show where each formula is written (file:line)");
@@ -327,11 +309,9 @@ int main(int argc, char** argv) {
 
   // A closed pipe is an error to report (EPIPE), not a signal that kills napkin.
   std::signal(SIGPIPE, SIG_IGN);
-  // A text, JSON or TOML report lists every check: it is no document to lay out.
-  if (*run_cmd && run.checks != "list" && run.format != "markdown" && run.format != "latex") {
-    return finish(napkin::cli::failed(napkin::unplaced(
-        napkin::codes::usage,
-        "--checks beside and --checks none lay out a document: use them with --format markdown or latex", kMoreHelp)));
+  if (*run_cmd) {
+    const std::string conflict = run_conflict(run);
+    if (!conflict.empty()) return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, conflict, kMoreHelp)));
   }
   // A file-size limit (`ulimit -f`) makes a write fail with EFBIG, which
   // io/atomic_write reports, leaving the original whole: not a signal that

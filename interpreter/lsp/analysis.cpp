@@ -70,7 +70,7 @@ std::unique_ptr<Analysis> analyse(const OptionsFactory& options, const std::stri
   // The lines below point into the interpreter's copy of the text, the same bytes as a->text.
   const SourceFile* doc = a->module->file.get();
   try {
-    Report r = build_report(*a->in, a->module, false, /*keep_going=*/true, /*derivations=*/false);
+    Report r = build_report(*a->in, a->module, false, /*keep_going=*/true, Derivations::Results);
     for (const Diagnostic& d : r.errors) add_once(a->diagnostics, seen, diagnostic_json(*a, doc, d));
     for (const CheckResult& c : r.checks) {
       if (c.passed || !c.stmt) continue;

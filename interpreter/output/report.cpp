@@ -19,10 +19,12 @@ int Report::failed() const {
 namespace {
 
 // How the fields of a report are derived: with `formulas`, each field's
-// whole derivation (as deep as `steps` says); without, its result only
-// (nothing will print the formula, so none is made).
+// derivation (as deep as `steps` says), with `trees` the inputs it read and
+// the calls it opened too; without, its result only (nothing will print the
+// formula, so none is made).
 struct Formulas {
   bool formulas = true;
+  bool trees = true;
   std::optional<StepDepth> steps;
 };
 
@@ -31,7 +33,7 @@ Derivation derivation_of(const Interpreter& in, const Formulas& how, const ast::
   if (how.steps) return solution_steps(in, formula, trace, v, *how.steps);
   if (how.formulas) {
     Derivation d = derive(in, formula, trace, v);
-    d.calls = call_steps(in, trace);
+    if (how.trees) d.calls = call_steps(in, trace);
     return d;
   }
   Derivation d;
@@ -146,7 +148,7 @@ Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, co
       f.ok = true;
       f.value = v;
       f.derivation = derivation_of(in, formulas, *slot.decl->value, r->state[i].trace, v);
-      if (formulas.formulas) f.inputs = inputs_of(r->state[i].trace);
+      if (formulas.trees) f.inputs = inputs_of(r->state[i].trace);
       f.own = slot.decl->span.file == r->span.file;
       f.headline = std::find(headline.begin(), headline.end(), slot.name) != headline.end();
       s.fields.push_back(std::move(f));
@@ -197,7 +199,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
       f.ok = true;
       f.value = v;
       f.derivation = derivation_of(in, formulas, *st.value, b->state.trace, v);
-      if (formulas.formulas) f.inputs = inputs_of(b->state.trace);
+      if (formulas.trees) f.inputs = inputs_of(b->state.trace);
       s.fields.push_back(std::move(f));
       out.sections.push_back(std::move(s));
     } catch (const MissingInput& e) {
@@ -262,11 +264,12 @@ std::vector<CheckResult> run_checks(Interpreter& in, Module* m, std::vector<Diag
   return checks_of(in, m, kept);
 }
 
-Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, bool derivations,
+Report build_report(Interpreter& in, Module* m, bool all, bool keep_going, Derivations derivations,
                     std::optional<StepDepth> steps) {
   Report r;
   r.steps = steps;
-  const Formulas how{derivations, steps};
+  r.derivations = derivations;
+  const Formulas how{derivations != Derivations::Results, derivations == Derivations::Trees, steps};
   Errors errors{keep_going ? &r.errors : nullptr, {}};
   if (all) {
     std::vector<Module*> order;

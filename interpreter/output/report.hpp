@@ -84,6 +84,13 @@ struct ErroredCheck {
   Diagnostic error;
 };
 
+// How much of each value's derivation a report keeps.
+enum class Derivations {
+  Results,  // the result only: nothing will print a formula
+  Lines,    // the formula and the formula with its numbers (`run --brief`)
+  Trees,    // and the derivation as data: the inputs it read, the calls it opened
+};
+
 struct Report {
   // The file's opening comment block: its first line, and the rest (lines
   // as written, an empty one between paragraphs). What a document's title
@@ -99,6 +106,7 @@ struct Report {
   // Set for a solution sheet (`run --steps`): how far each derivation opens;
   // every format then shows each derivation's calls too.
   std::optional<StepDepth> steps;
+  Derivations derivations = Derivations::Trees;
   int failed() const;
 };
 
@@ -106,10 +114,11 @@ struct Report {
 // the files it imports). A field that needs a missing input is reported as
 // such; any other error is thrown, or with `keep_going` marks the field
 // (`error`) and is kept in `errors`, and evaluation carries on.
-// Without `derivations`, each field carries its result only (no formula is
-// printed): what `run` needs when nothing shows a derivation.
+// `derivations` says how much of each field's derivation is made: its result
+// only is what `run` needs when nothing shows a formula.
 // With `steps`, each derivation is a solution sheet's (solution_steps).
-Report build_report(Interpreter& in, Module* m, bool all, bool keep_going = false, bool derivations = true,
+Report build_report(Interpreter& in, Module* m, bool all, bool keep_going = false,
+                    Derivations derivations = Derivations::Trees,
                     std::optional<StepDepth> steps = std::nullopt);
 
 // What `run` shows unless asked for everything (`--all`): the fields a file

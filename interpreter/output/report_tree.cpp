@@ -80,7 +80,7 @@ json field_tree(const Interpreter& in, const Report& r, const FieldReport& f) {
       calls.push_back(json{{"call", c.label}, {"steps", derivation_text(*c.derivation)}});
     if (!calls.empty()) v["calls"] = std::move(calls);
   }
-  v["derivation"] = derivation_tree(in, f.derivation, &f.inputs);
+  if (r.derivations == Derivations::Trees) v["derivation"] = derivation_tree(in, f.derivation, &f.inputs);
   return v;
 }
 
