@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)solves_text(in, with_solves);
   });
   Report r;
-  fuzz::answer(in, [&] { r = build_report(in, m, false, /*keep_going=*/true, /*derivations=*/false); });
+  fuzz::answer(in, [&] { r = build_report(in, m, false, /*keep_going=*/true, Derivations::Results); });
   for (const Section& s : r.sections) {
     if (s.kind == "let" || s.fields.size() < 2) continue;
     for (const bool given : {false, true}) {

@@ -57,7 +57,7 @@ GradedFile check_file(const std::string& file, const std::string& text) {
     return unrunnable(file, text, e.diagnostic());
   }
   fuzz::answer(in, [&] {
-    const Report report = build_report(in, m, false, /*keep_going=*/true, /*derivations=*/false);
+    const Report report = build_report(in, m, false, /*keep_going=*/true, Derivations::Results);
     g.checks = graded_checks(in, m);
     cli::add_file_errors(g, report.errors);
   });
@@ -80,7 +80,7 @@ void sheets(const std::string& text) {
     Interpreter in(fuzz::options());
     fuzz::answer(in, [&] {
       Module* m = in.load_source("fuzz.napkin", text, fuzz::kNowhere);
-      Report r = build_report(in, m, false, /*keep_going=*/true, /*derivations=*/true, depth);
+      Report r = build_report(in, m, false, /*keep_going=*/true, Derivations::Trees, depth);
       keep_own_fields(r);
       const bool one = depth == StepDepth::One;
       (void)report_text(in, r, TextOptions{true});
@@ -112,7 +112,7 @@ void grade(const std::string& reference, const std::string& submission) {
   }
   if (sub_m)
     fuzz::answer(sub, [&] {
-      const Report report = build_report(sub, sub_m, false, /*keep_going=*/true, /*derivations=*/false);
+      const Report report = build_report(sub, sub_m, false, /*keep_going=*/true, Derivations::Results);
       g.checks = graded_checks(sub, ref_m->ast, sub_m);
       cli::add_file_errors(g, report.errors);
       cli::Comparison cmp(sub, sub_m, ref, ref_m);
