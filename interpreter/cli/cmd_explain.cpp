@@ -9,7 +9,7 @@ Result cmd_explain(const ExplainArgs& a, const Common& c) {
     Module* m = in.load_file(a.file);
     ExplainNode root = explain(in, m, a.name, a.depth);
     if (a.format == "json") return Result{explain_json(root), "", 0};
-    if (a.format == "toml") return Result{explain_toml(root), "", 0};
+    if (a.format == "toml") return Result{toml_writers(c).explain(root), "", 0};
     if (a.format == "markdown") return Result{explain_markdown(root, a.flat), "", 0};
     if (a.format == "latex") return Result{explain_latex(root, a.flat), "", 0};
     ExplainTextOptions o;

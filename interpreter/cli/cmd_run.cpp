@@ -2,6 +2,7 @@
 
 #include "interpreter/derivation/check_failure.hpp"
 #include "guarded.hpp"
+#include "host.hpp"
 #include "solves.hpp"
 
 namespace napkin::cli {
@@ -31,7 +32,7 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     } catch (const Error& e) {
       if (a.format != "json" && a.format != "toml") throw;
       const Diagnostic& d = e.diagnostic();
-      return Result{a.format == "json" ? unloaded_report_json(d) : unloaded_report_toml(d), render(d), 2};
+      return Result{a.format == "json" ? unloaded_report_json(d) : toml_writers(c).unloaded_report(d), render(d), 2};
     }
     const std::optional<StepDepth> steps = step_depth(a.steps);
     // Plain text without --steps shows results only: no formula is printed.
@@ -48,7 +49,7 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     r.solves = solve_statements(in, m, steps ? 1 : 0);
     Result res;
     if (a.format == "json") res.out = report_json(in, r);
-    else if (a.format == "toml") res.out = report_toml(in, r);
+    else if (a.format == "toml") res.out = toml_writers(c).report(in, r);
     else if (a.format == "markdown") res.out = report_markdown(in, r, check_display(a.checks));
     else if (a.format == "latex") res.out = report_latex(in, r, check_display(a.checks));
     else res.out = report_text(in, r, TextOptions{steps.has_value()});

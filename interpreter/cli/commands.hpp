@@ -15,7 +15,12 @@ struct Result {
   int code = 0;
 };
 
+struct Host;
+
 struct Common {
+  // What the program around the commands binds into each interpreter
+  // (host.hpp): napkin's main sets kCommandLineHost.
+  const Host* host = nullptr;
   int digits = 4;
   std::size_t samples = 10'000;  // samples per range (kDefaultSamples)
   std::string stdlib_dir;

@@ -8,8 +8,7 @@
 
 #include "grammar/code_format.hpp"
 #include "grammar/parser.hpp"
-#include "import_toml.hpp"
-#include "prober.hpp"
+#include "host.hpp"
 #include "restricted.hpp"
 #include "interpreter/output/output.hpp"
 #include "commands.hpp"
@@ -22,14 +21,11 @@ inline Options options(const Common& c) {
   o.digits = c.digits;
   o.samples = c.samples;
   o.stdlib_dir = c.stdlib_dir;
-  // Restricted: no probe runs (each `measure` takes its `else`), so nothing
-  // is measured or written to the cache.
-  o.prober = measure::make_prober(measure::ProberOptions::from(c.no_measure || c.restricted, c.remeasure && !c.restricted));
+  if (c.host && c.host->bind) c.host->bind(o, c);
   if (c.restricted) {
     o.imports.restricted = true;
     o.imports.root = import_root(c.root_file);
   }
-  o.builtins.push_back(measure::import_toml_builtin());
   return o;
 }
 

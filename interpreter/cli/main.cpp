@@ -12,6 +12,7 @@
 #include "choices.hpp"
 #include "commands.hpp"
 #include "finish.hpp"
+#include "host.hpp"
 #include "diagnose.hpp"
 #include "heap_pages.hpp"
 #include "restricted.hpp"
@@ -72,6 +73,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   Common common;
+  common.host = &kCommandLineHost;
   common.process_ends = true;
   auto add_common = [&](CLI::App* sub) {
     sub->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));

@@ -21,6 +21,7 @@
 #include "commands.hpp"
 #include "diagnose.hpp"
 #include "finish.hpp"
+#include "host.hpp"
 
 namespace {
 
@@ -106,11 +107,19 @@ std::string read(std::string_view command, const std::vector<std::string>& args,
   return "";
 }
 
+// The formats a page can ask for: napkin's but TOML, which this host does not write.
+std::vector<std::string> page_formats() {
+  std::vector<std::string> out;
+  for (const auto& f : kReportFormats)
+    if (f != "toml" || kPlaygroundHost.toml) out.push_back(f);
+  return out;
+}
+
 Result run_command(const std::vector<std::string>& args, Common& common) {
   RunArgs run;
   std::vector<Option> options = common_options(common);
   options.push_back({"--format", Option::Takes::Value,
-                     [&run](const std::string& v) { return choose(run.format, v, "--format", kReportFormats); }});
+                     [&run](const std::string& v) { return choose(run.format, v, "--format", page_formats()); }});
   options.push_back({"--steps", Option::Takes::OptionalValue, [&run](const std::string& v) {
                        if (v.empty()) return (run.steps = "one", std::string());
                        return choose(run.steps, v, "--steps", kStepDepths);
@@ -131,7 +140,7 @@ Result explain_command(const std::vector<std::string>& args, Common& common) {
   ExplainArgs explain;
   std::vector<Option> options = common_options(common);
   options.push_back({"--format", Option::Takes::Value,
-                     [&explain](const std::string& v) { return choose(explain.format, v, "--format", kReportFormats); }});
+                     [&explain](const std::string& v) { return choose(explain.format, v, "--format", page_formats()); }});
   options.push_back({"--depth", Option::Takes::Value,
                      [&explain](const std::string& v) { return whole(explain.depth, v, "--depth", -1, 1 << 30); }});
   options.push_back({"--flat", Option::Takes::Nothing,
@@ -152,6 +161,7 @@ int main(int argc, char** argv) {
   // The page runs many commands on one instance: each one's interpreter is
   // taken apart when the next starts (leave_for_exit), never more than one kept.
   Common common;
+  common.host = &kPlaygroundHost;
   common.process_ends = true;
   Result r;
   if (command == "run") r = run_command(args, common);

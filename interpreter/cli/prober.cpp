@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -11,9 +9,9 @@
 #include "grammar/diagnostic.hpp"
 #include "interpreter/core/interpreter.hpp"
 #include "interpreter/core/record.hpp"
-#include "interpreter/core/suggest.hpp"
 #include "interpreter/measure/cache.hpp"
 #include "interpreter/measure/probes.hpp"
+#include "probe_request.hpp"
 
 namespace napkin::measure {
 
@@ -24,106 +22,12 @@ struct State {
   std::map<std::string, MeasureResult> done;  // by device and key: a file asks once per run
 };
 
-// `dtype = bf16` names std/dtypes' record; a string or a whole number also do.
-bool arg_text(const Value& v, std::string& out) {
-  switch (v.kind) {
-    case Value::Kind::Record: out = v.rec->name; return !out.empty();
-    case Value::Kind::String: out = v.str(); return true;
-    case Value::Kind::Quantity:
-      // Checked before the cast: a double past long long's range (1e300) is
-      // undefined behaviour to convert.
-      if (!v.q.dim.dimensionless() || !std::isfinite(v.q.v) || std::fabs(v.q.v) > 9.0e15 ||
-          v.q.v != std::trunc(v.q.v))
-        return false;
-      out = std::to_string(static_cast<long long>(v.q.v));
-      return true;
-    default: return false;
-  }
-}
-
-// What is wrong with the arguments a file gave, whatever the machine: an
-// unknown name, a value of the wrong type, a choice the probe does not take,
-// or a count that is not a whole number from 1 to kMaxCount. "" when none.
-// (How many threads this machine allows is the machine's to say: that is a
-// reason to use the fallback, from settle().)
-constexpr long long kMaxCount = 1'000'000;
-std::string bad_argument(const ProbeInfo& probe, const MeasureRequest& req) {
-  for (const auto& [name, value] : req.args) {
-    const ProbeArg* arg = nullptr;
-    for (const auto& a : probe.args)
-      if (a.name == name) arg = &a;
-    std::string names;
-    for (const auto& a : probe.args) names += (names.empty() ? "" : ", ") + a.name;
-    if (!arg)
-      return probe.args.empty() ? fmt::format("{} takes no arguments, but was given `{}`", probe.name, name)
-                                : fmt::format("{} has no argument `{}` (it takes {})", probe.name, name, names);
-    std::string text;
-    if (arg->choices.empty()) {
-      const bool whole = value.kind == Value::Kind::Quantity && arg_text(value, text);
-      if (!whole || value.q.v < 1 || value.q.v > static_cast<double>(kMaxCount))
-        return fmt::format("`{}` must be a whole number from 1 to {}", name, kMaxCount);
-      continue;
-    }
-    if (!arg_text(value, text))
-      return fmt::format("`{}` must be a name such as {}, or a string", name, arg->choices.front());
-    if (std::find(arg->choices.begin(), arg->choices.end(), text) == arg->choices.end()) {
-      std::string all;
-      for (const auto& c : arg->choices) all += (all.empty() ? "" : ", ") + c;
-      return fmt::format("{} cannot measure {} = {}: it takes {}", probe.name, name, text, all);
-    }
-  }
-  return "";
-}
-
-MeasureResult unknown(const std::string& name) {
-  MeasureResult r;
-  r.unknown_probe = true;
-  std::vector<std::string> names;
-  for (const auto& p : probe_list()) names.push_back(p.name);
-  const auto close = closest(name, names);
-  if (!close.empty()) {
-    r.reason = fmt::format("did you mean `{}`?", close.front());
-  } else {
-    std::string all;
-    for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-    r.reason = "the probes are " + all;
-  }
-  return r;
-}
-
 MeasureResult answer(State& st, const MeasureRequest& req, const UnitTable& units) {
-  const ProbeInfo* probe = find_probe(req.probe);
-  if (!probe) return unknown(req.probe);
   MeasureResult r;
-  if (std::string bad = bad_argument(*probe, req); !bad.empty()) {
-    r.bad_argument = true;  // an error at the call, fallback or not
-    r.reason = bad;
-    return r;
-  }
-  std::vector<std::pair<std::string, std::string>> given;
-  for (const auto& [name, value] : req.args) {
-    std::string text;
-    if (!arg_text(value, text)) {
-      r.reason = fmt::format("`{}` must be a name such as bf16, a string or a whole number", name);
-      return r;
-    }
-    given.emplace_back(name, text);
-  }
-  Request request{probe, {}};
-  if (std::string bad = settle(request, given); !bad.empty()) {
-    r.reason = bad;
-    return r;
-  }
-  if (st.opts.off) {
-    r.reason = "measurements are off";
-    return r;
-  }
-  std::string why;
-  const std::string device = device_for(*probe, why);
-  if (device.empty()) {
-    r.reason = why;
-    return r;
-  }
+  const std::optional<CheckedRequest> checked = check_request(req, st.opts.off, r);
+  if (!checked) return r;
+  const Request& request = checked->request;
+  const std::string& device = checked->device;
   const std::string memo_key = device + "\n" + request.key();
   if (auto it = st.done.find(memo_key); it != st.done.end()) return it->second;
 

@@ -7,9 +7,6 @@
 #include <stdexcept>
 
 #include "cpu_info.hpp"
-#include "cpu_matmul.hpp"
-#include "cpu_stream.hpp"
-#include "gpu_module.hpp"
 #include "thread_team.hpp"
 
 namespace napkin::measure {
@@ -136,20 +133,6 @@ std::vector<Request> standard_requests(const ProbeInfo& p) {
     if (settle(r, s).empty()) out.push_back(std::move(r));
   }
   return out;
-}
-
-Measurement run(const Request& r, const Settings& s) {
-  const std::string& name = r.probe->name;
-  if (!r.probe->gpu) {
-    const int threads = std::atoi(r.arg("threads").c_str());
-    if (name == "cpu.copy_bandwidth") return cpu_stream(StreamKernel::Copy, threads, s);
-    if (name == "cpu.triad_bandwidth") return cpu_stream(StreamKernel::Triad, threads, s);
-    return cpu_matmul(threads, s);
-  }
-  const std::string arg = r.args.empty() ? "" : r.args.front().second;
-  Measurement m = gpu_run(name.substr(4), arg);
-  m.variant = r.variant();
-  return m;
 }
 
 }  // namespace napkin::measure

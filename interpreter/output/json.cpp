@@ -22,12 +22,11 @@ std::string nested_json(const nlohmann::ordered_json& j, int depth) {
   const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   const std::string indent(2 * static_cast<std::size_t>(depth), ' ');
   std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    out += c;
-    if (c == '\n') out += indent;
-  }
-  return out;
+  out.reserve(text.size() + text.size() / 8);
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1)
+    out.append(text, from, nl + 1 - from).append(indent);
+  return out.append(text, from);
 }
 
 std::string json_document(const nlohmann::ordered_json& tree, const std::string& sweeps) {

@@ -1,11 +1,14 @@
 // The native build's side of the probes (platform.hpp): this machine's CPUs,
-// and its CPU or the GPU the module finds as the device a probe runs on.
+// its CPU or the GPU the module finds as the device a probe runs on, and
+// the kernels that run there.
 #include <sched.h>
 
 #include <algorithm>
 #include <thread>
 
 #include "interpreter/measure/cpu_info.hpp"
+#include "interpreter/measure/cpu_matmul.hpp"
+#include "interpreter/measure/cpu_stream.hpp"
 #include "interpreter/measure/gpu_module.hpp"
 #include "interpreter/measure/platform/platform.hpp"
 #include "interpreter/measure/probes.hpp"
@@ -29,6 +32,20 @@ std::string device_for(const ProbeInfo& p, std::string& why) {
     return "";
   }
   return "gpu: " + d.name;
+}
+
+Measurement run(const Request& r, const Settings& s) {
+  const std::string& name = r.probe->name;
+  if (!r.probe->gpu) {
+    const int threads = std::atoi(r.arg("threads").c_str());
+    if (name == "cpu.copy_bandwidth") return cpu_stream(StreamKernel::Copy, threads, s);
+    if (name == "cpu.triad_bandwidth") return cpu_stream(StreamKernel::Triad, threads, s);
+    return cpu_matmul(threads, s);
+  }
+  const std::string arg = r.args.empty() ? "" : r.args.front().second;
+  Measurement m = gpu_run(name.substr(4), arg);
+  m.variant = r.variant();
+  return m;
 }
 
 }  // namespace napkin::measure

@@ -1,0 +1,34 @@
+// The playground's host: a page has no probes, so measure(...) says so and
+// takes its `else` (a misspelt probe is still the command line's error);
+// a page holds one file, so import_toml(...) has no profile to read; no TOML.
+#include "host.hpp"
+
+#include "grammar/diagnostic.hpp"
+#include "interpreter/core/function.hpp"
+#include "interpreter/core/options.hpp"
+#include "probe_request.hpp"
+
+namespace napkin::cli {
+namespace {
+
+Value no_profiles(Interpreter&, const CallArgs& args) {
+  fail(codes::io, args.call->span, "the playground holds one file: import_toml(...) has no profile to read here",
+       "give the profile's figures as a record in the file, or run napkin on the command line");
+}
+
+void bind(Options& o, const Common&) {
+  o.prober = measure::unmeasured_prober();
+  Function f;
+  f.name = "import_toml";
+  f.builtin = no_profiles;
+  f.min_args = 1;
+  f.max_args = 1;
+  f.signature = "import_toml(path)";
+  o.builtins.push_back(std::move(f));
+}
+
+}  // namespace
+
+const Host kPlaygroundHost{bind, nullptr};
+
+}  // namespace napkin::cli

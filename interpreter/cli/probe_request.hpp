@@ -1,0 +1,29 @@
+#pragma once
+// What `measure(...)` asked, checked against the probes napkin knows before
+// anything is measured: an unknown probe or a bad argument is an error at
+// the call, whatever the machine; measurements turned off, or no device
+// here for the probe, mean its `else` applies.
+#include <optional>
+#include <string>
+
+#include "interpreter/core/prober.hpp"
+#include "interpreter/measure/probes.hpp"
+
+namespace napkin::measure {
+
+struct CheckedRequest {
+  Request request;     // the probe, every argument settled
+  std::string device;  // where it runs, as the cache names it
+};
+
+// The request to run, or nothing with `r` saying why not (r.unknown_probe,
+// r.bad_argument, or r.reason for a probe that cannot run: `off` is
+// --no-measure's).
+std::optional<CheckedRequest> check_request(const MeasureRequest& req, bool off, MeasureResult& r);
+
+// A prober that checks each request and runs none: where nothing can be
+// measured (the playground), measure(...) says why and takes its `else`,
+// and a misspelt probe is the same error as on the command line.
+Prober unmeasured_prober();
+
+}  // namespace napkin::measure
