@@ -60,7 +60,7 @@ set(NAPKIN_WASM_LINK_FLAGS
   -sEXPORTED_FUNCTIONS=_main,_fflush
   -sALLOW_MEMORY_GROWTH=1
   -sTOTAL_STACK=3MB
-  -sENVIRONMENT=web,node
+  -sENVIRONMENT=web,worker,node
   -sWASM_ASYNC_COMPILATION=0)
 
 function(napkin_wasm_command target)

@@ -17,7 +17,9 @@ if (!wasmArg) {
 }
 const wasmDir = resolve(wasmArg);
 const outDir = resolve(outArg ?? join(web, 'dist'));
-for (const f of ['napkin.js', 'napkin.wasm']) {
+// The playground's napkin (`run` and `explain`, cli/playground_main.cpp), not the whole command.
+const GLUE = 'napkin-playground.js', WASM = 'napkin-playground.wasm';
+for (const f of [GLUE, WASM]) {
   if (!existsSync(join(wasmDir, f))) {
     console.error(`build.mjs: ${join(wasmDir, f)} is missing; build it with \`make wasm\``);
     process.exit(2);
@@ -49,21 +51,21 @@ const virtual = {
   name: 'napkin-virtual',
   setup(build) {
     // napkin_runner.js names the glue where `make wasm` writes it; the build takes WASM_DIR's.
-    build.onResolve({ filter: /(^|\/)build-wasm\/napkin\.js$/ }, () => ({ path: join(wasmDir, 'napkin.js') }));
+    build.onResolve({ filter: /(^|\/)build-wasm\/napkin\.js$/ }, () => ({ path: join(wasmDir, GLUE) }));
     build.onResolve({ filter: /^napkin:/ }, (a) => {
-      if (a.path === 'napkin:wasm') return { path: join(wasmDir, 'napkin.wasm') };
+      if (a.path === 'napkin:wasm') return { path: join(wasmDir, WASM) };
       return { path: a.path, namespace: 'napkin' };
     });
     build.onLoad({ filter: /.*/, namespace: 'napkin' }, (a) => {
       if (a.path === 'napkin:examples') return { contents: examplesModule(), loader: 'js' };
       if (a.path === 'napkin:keywords') return { contents: keywordsModule(), loader: 'js' };
+      if (a.path === 'napkin:worker') return { contents: `export default ${JSON.stringify(workerSource)};`, loader: 'js' };
       return { errors: [{ text: `unknown module ${a.path}` }] };
     });
   },
 };
 
-const result = await esbuild.build({
-  entryPoints: [join(web, 'src/main.js')],
+const options = {
   bundle: true,
   format: 'iife',
   platform: 'browser',
@@ -75,9 +77,15 @@ const result = await esbuild.build({
   external: ['fs', 'path', 'crypto', 'url', 'child_process', 'worker_threads', 'perf_hooks', 'ws'],
   plugins: [virtual],
   write: false,
-  outdir: outDir,
   logLevel: 'warning',
-});
+};
+
+// napkin's worker first (the .wasm, its glue and the runner): the page
+// holds its source and starts it from a blob.
+const worker = await esbuild.build({ ...options, entryPoints: [join(web, 'src/napkin_worker.js')] });
+const workerSource = worker.outputFiles[0].text;
+
+const result = await esbuild.build({ ...options, entryPoints: [join(web, 'src/main.js')], outdir: outDir });
 
 let js = '', css = '';
 for (const f of result.outputFiles) {

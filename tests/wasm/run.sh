@@ -9,7 +9,9 @@ shift 2
 cd "$(dirname "$0")/../.."
 missing=""
 command -v node >/dev/null || missing="node (nodejs)"
-[ -f "$wasm_dir/napkin.js" ] && [ -f "$wasm_dir/napkin.wasm" ] || missing="$wasm_dir/napkin.js and napkin.wasm (make wasm)"
+for f in napkin.js napkin.wasm napkin-playground.js napkin-playground.wasm; do
+  [ -f "$wasm_dir/$f" ] || missing="$wasm_dir/$f (make wasm)"
+done
 if [ -n "$missing" ]; then
   echo "wasm.$name: $missing not found"
   if [ "${CI:-}" = true ]; then exit 1; fi
