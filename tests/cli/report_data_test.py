@@ -139,5 +139,25 @@ err = rate.get("after", {}).get("error", {})
 expect("diff.solve_error", rate.get("before", {}).get("si") == 88 and (err.get("code"), err.get("line"), err.get("column"))
        == ("E0503", 57, 1))
 
+# --brief: each value keeps its figures and its two lines of text, and has no
+# derivation tree; the checks and errors are the full report's.
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "data.napkin")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(DATA)
+    for fmt in ("json", "toml"):
+        done = run("run", path, "--format", fmt, "--brief")
+        expect(f"brief.{fmt}.exit", done.returncode == 2)
+        doc = json.loads(done.stdout) if fmt == "json" else tomllib.loads(done.stdout)
+        t = doc["values"]["s.t"]
+        expect(f"brief.{fmt}.value", close(t["si"], 0.008) and t["unit"] == "s" and t["display"] == "8 ms"
+               and t["formula"] == "bytes / bw" and t["substituted"] == "16 GB / (2 TB/s)")
+        expect(f"brief.{fmt}.no_tree", all("derivation" not in v for v in doc["values"].values()))
+        full = document(fmt, path)
+        expect(f"brief.{fmt}.checks", doc["checks"] == full["checks"] and doc.get("errors") == full.get("errors"))
+    done = run("run", path, "--brief")
+    expect("brief.text_refused", done.returncode == 2 and done.stdout == "" and done.stderr.startswith(
+        "error[E0800]: --brief shortens the JSON or TOML report: use it with --format json or toml\n"))
+
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)
