@@ -2,7 +2,8 @@
 // how long after the page starts loading exercise 1's values are on screen,
 // how long a warm re-evaluation of it takes, and how large the page is.
 // Usage: node bench/playground_bench.mjs [WASM_DIR] [--loads N] [--runs N]
-// (after `make playground`; WASM_DIR, default build-wasm, for the .wasm's own size).
+// (after `make playground`; WASM_DIR, default build-wasm, for the size of
+// the .wasm the page holds, napkin-playground.wasm).
 import { readFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
@@ -29,10 +30,11 @@ try {
   // Sizes: the page (everything: editor, examples, the .wasm inside) and the .wasm alone.
   const page = readFileSync(pageFile);
   console.log(`page web/dist/index.html: ${kib(page.length)}, ${kib(gzipSync(page, { level: 9 }).length)} gzipped`);
-  const wasmFile = join(wasmDir, 'napkin.wasm');
+  const wasmFile = join(wasmDir, 'napkin-playground.wasm');
   if (existsSync(wasmFile)) {
     const wasm = readFileSync(wasmFile);
-    console.log(`napkin.wasm: ${kib(wasm.length)}, ${kib(gzipSync(wasm, { level: 9 }).length)} gzipped`);
+    const gz = gzipSync(wasm, { level: 9 }).length;
+    console.log(`napkin-playground.wasm: ${wasm.length} B (${kib(wasm.length)}), ${gz} B gzipped (${kib(gz)})`);
   }
 
   for (const [origin, url] of [['file://', fileUrl()], ['http://127.0.0.1', server.url]]) {
@@ -56,7 +58,7 @@ try {
     console.log(`  values on screen after navigation starts: ${ms(median(first))}, ${ms(Math.max(...first))}`);
     console.log(`  values on screen after the page has loaded (its script starts): ${ms(median(sinceLoad))}, ${ms(Math.max(...sinceLoad))}`);
     console.log(`  of which napkin's start (compile and instantiate the .wasm): ${ms(median(startup))}, ${ms(Math.max(...startup))}`);
-    console.log(`  and the first \`napkin run\`: ${ms(median(firstRun))}, ${ms(Math.max(...firstRun))}`);
+    console.log(`  and the first \`napkin run --format json --brief\` (in the worker): ${ms(median(firstRun))}, ${ms(Math.max(...firstRun))}`);
   }
 
   // Warm: the same page evaluating exercise 1 again and again.
@@ -72,8 +74,8 @@ try {
   await tab.close();
   const run = warm.map((t) => t.run), total = warm.map((t) => t.total);
   console.log(`warm re-evaluation of exercise 1, ${runs} runs (median, 90th percentile):`);
-  console.log(`  \`napkin run --format json\` in the .wasm: ${ms(median(run))}, ${ms(pct(run, 0.9))}`);
-  console.log(`  with the page's update (values, diagnostics): ${ms(median(total))}, ${ms(pct(total, 0.9))}`);
+  console.log(`  \`napkin run --format json --brief\` in the worker: ${ms(median(run))}, ${ms(pct(run, 0.9))}`);
+  console.log(`  as the page sees it (to the worker and back, values and diagnostics drawn): ${ms(median(total))}, ${ms(pct(total, 0.9))}`);
 } finally {
   await browser.close();
   await server.close();
