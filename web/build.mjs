@@ -59,7 +59,9 @@ const virtual = {
     build.onLoad({ filter: /.*/, namespace: 'napkin' }, (a) => {
       if (a.path === 'napkin:examples') return { contents: examplesModule(), loader: 'js' };
       if (a.path === 'napkin:keywords') return { contents: keywordsModule(), loader: 'js' };
-      if (a.path === 'napkin:worker') return { contents: `export default ${JSON.stringify(workerSource)};`, loader: 'js' };
+      if (a.path === 'napkin:wasm-base64') {
+        return { contents: `export default ${JSON.stringify(readFileSync(join(wasmDir, WASM)).toString('base64'))};`, loader: 'js' };
+      }
       return { errors: [{ text: `unknown module ${a.path}` }] };
     });
   },
@@ -79,11 +81,6 @@ const options = {
   write: false,
   logLevel: 'warning',
 };
-
-// napkin's worker first (the .wasm, its glue and the runner): the page
-// holds its source and starts it from a blob.
-const worker = await esbuild.build({ ...options, entryPoints: [join(web, 'src/napkin_worker.js')] });
-const workerSource = worker.outputFiles[0].text;
 
 const result = await esbuild.build({ ...options, entryPoints: [join(web, 'src/main.js')], outdir: outDir });
 
