@@ -4,7 +4,8 @@
 // and a warm re-evaluation (the same instance, the next edit), as the
 // playground runs them through web/src/napkin_runner.js.
 //
-//   node bench/wasm_timing.mjs [WASM_DIR] [RUNS]   (from the repository root; build-wasm, 50)
+//   node bench/wasm_timing.mjs [WASM_DIR] [RUNS] [NAME]   (from the repository root; build-wasm, 50,
+//   napkin: the whole command; napkin-playground: the page's)
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,14 +13,15 @@ import { gzipSync } from "node:zlib";
 
 const wasmDir = process.argv[2] ?? "build-wasm";
 const runs = Number(process.argv[3] ?? 50);
+const name = process.argv[4] ?? "napkin";
 const root = process.cwd();
 const example = "examples/exercise1_size_a_model.napkin";
 const text = readFileSync(resolve(root, example), "utf8");
 const args = ["run", example];
 const files = { [example]: text };
 
-const wasm = new Uint8Array(readFileSync(resolve(root, wasmDir, "napkin.wasm")));
-const glue = readFileSync(resolve(root, wasmDir, "napkin.js"));
+const wasm = new Uint8Array(readFileSync(resolve(root, wasmDir, `${name}.wasm`)));
+const glue = readFileSync(resolve(root, wasmDir, `${name}.js`));
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 const ms = (t) => `${t.toFixed(2)} ms`;
 const median = (xs) => {
@@ -27,7 +29,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const { default: createNapkin } = await import(pathToFileURL(resolve(root, wasmDir, "napkin.js")).href);
+const { default: createNapkin } = await import(pathToFileURL(resolve(root, wasmDir, `${name}.js`)).href);
 const { loadNapkin } = await import(pathToFileURL(resolve(root, "web/src/napkin_runner.js")).href);
 
 // Each fresh instance in turn: start-up, then its first evaluation.
@@ -69,12 +71,19 @@ for (let i = 0; i < runs; i++) {
   napkin.run(["run", example, "--format", "json"], files);
   json.push(performance.now() - t0);
 }
+const brief = [];
+for (let i = 0; i < runs; i++) {
+  const t0 = performance.now();
+  napkin.run(["run", example, "--format", "json", "--brief"], files, { readBack: false });
+  brief.push(performance.now() - t0);
+}
 
-console.log(`napkin.wasm          ${kb(wasm.length)} raw, ${kb(gzipSync(wasm, { level: 9 }).length)} gzipped (gzip -9)`);
-console.log(`napkin.js (glue)     ${kb(glue.length)} raw, ${kb(gzipSync(glue, { level: 9 }).length)} gzipped`);
+console.log(`${name}.wasm          ${kb(wasm.length)} raw, ${kb(gzipSync(wasm, { level: 9 }).length)} gzipped (gzip -9)`);
+console.log(`${name}.js (glue)     ${kb(glue.length)} raw, ${kb(gzipSync(glue, { level: 9 }).length)} gzipped`);
 console.log(`node ${process.versions.node}, ${example}:`);
 console.log(`start-up (compile, instantiate)  median ${ms(median(starts))} of ${starts.length} (min ${ms(Math.min(...starts))})`);
 console.log(`first evaluation (fresh instance) median ${ms(median(firsts))} of ${firsts.length} (min ${ms(Math.min(...firsts))})`);
 console.log(`warm re-evaluation, an edit     median ${ms(median(warm))} of ${runs} (min ${ms(Math.min(...warm))})`);
 console.log(`warm re-evaluation, same text   median ${ms(median(warmSame))} of ${runs} (min ${ms(Math.min(...warmSame))})`);
 console.log(`warm, --format json             median ${ms(median(json))} of ${runs} (min ${ms(Math.min(...json))})`);
+console.log(`warm, --format json --brief     median ${ms(median(brief))} of ${runs} (min ${ms(Math.min(...brief))})`);
