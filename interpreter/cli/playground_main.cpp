@@ -70,9 +70,14 @@ std::vector<Option> common_options(Common& c) {
   };
 }
 
+struct Positional {
+  std::string_view name;  // FILE, as the usage writes it
+  std::string* value;
+};
+
 // Reads `args` (after the command's name) into `positional` and the
 // options; "" or what is wrong.
-std::string read(std::string_view command, const std::vector<std::string>& args, std::vector<std::string*> positional,
+std::string read(std::string_view command, const std::vector<std::string>& args, const std::vector<Positional>& positional,
                  const std::vector<Option>& options) {
   std::size_t next = 0;
   bool only_positional = false;
@@ -84,7 +89,7 @@ std::string read(std::string_view command, const std::vector<std::string>& args,
     }
     if (only_positional || a.size() < 2 || a[0] != '-') {
       if (next == positional.size()) return fmt::format("one argument too many: {}", a);
-      *positional[next++] = a;
+      *positional[next++].value = a;
       continue;
     }
     const std::size_t eq = a.find('=');
@@ -103,7 +108,7 @@ std::string read(std::string_view command, const std::vector<std::string>& args,
     }
     if (std::string wrong = o->set(value); !wrong.empty()) return wrong;
   }
-  if (next < positional.size()) return "an argument is missing";
+  if (next < positional.size()) return fmt::format("`{}` needs {}", command, positional[next].name);
   return "";
 }
 
@@ -129,7 +134,7 @@ Result run_command(const std::vector<std::string>& args, Common& common) {
   options.push_back({"--all", Option::Takes::Nothing, [&run](const std::string&) { return (run.all = true, std::string()); }});
   options.push_back(
       {"--brief", Option::Takes::Nothing, [&run](const std::string&) { return (run.brief = true, std::string()); }});
-  std::string wrong = read("run", args, {&run.file}, options);
+  std::string wrong = read("run", args, {{"FILE", &run.file}}, options);
   if (wrong.empty()) wrong = run_conflict(run);
   if (!wrong.empty()) return failed(napkin::unplaced(napkin::codes::usage, wrong, kCommands));
   common.root_file = run.file;
@@ -147,7 +152,7 @@ Result explain_command(const std::vector<std::string>& args, Common& common) {
                      [&explain](const std::string&) { return (explain.flat = true, std::string()); }});
   options.push_back({"--sources", Option::Takes::Nothing,
                      [&explain](const std::string&) { return (explain.sources = true, std::string()); }});
-  if (std::string wrong = read("explain", args, {&explain.file, &explain.name}, options); !wrong.empty())
+  if (std::string wrong = read("explain", args, {{"FILE", &explain.file}, {"NAME", &explain.name}}, options); !wrong.empty())
     return failed(napkin::unplaced(napkin::codes::usage, wrong, kCommands));
   return cmd_explain(explain, common);
 }

@@ -107,14 +107,14 @@ test("what the playground does not do is a usage error", () => {
   refused(["run", "f.napkin", "--format", "toml"], "--format: toml is not one of text, json, markdown, latex");
   refused(["check", "f.napkin"], "no command `check` here");
   refused([], "a command is needed");
-  refused(["run"], "an argument is missing");
+  refused(["run"], "`run` needs FILE");
   refused(["run", "a.napkin", "b.napkin"], "one argument too many: b.napkin");
   refused(["run", "a.napkin", "--no-measure"], "the playground's `run` has no option --no-measure");
   refused(["run", "a.napkin", "--digits", "40"], "--digits: 40 is not a whole number from 1 to 17");
   refused(["run", "a.napkin", "--digits"], "--digits needs a value");
   refused(["run", "a.napkin", "--all=yes"], "--all takes no value");
   refused(["run", "a.napkin", "--brief"], "--brief shortens the JSON or TOML report");
-  refused(["explain", "a.napkin"], "an argument is missing");
+  refused(["explain", "a.napkin"], "`explain` needs NAME");
 });
 
 test("a page holds one file: import_toml says so, at its place", () => {
