@@ -61,11 +61,11 @@ try {
     console.log(`${origin}, ${loads} loads (median, slowest):`);
     console.log(`  values on screen after navigation starts: ${ms(median(first))}, ${ms(Math.max(...first))}`);
     console.log(`  values on screen after the page has loaded (its script starts): ${ms(median(sinceLoad))}, ${ms(Math.max(...sinceLoad))}`);
-    console.log(`  of which napkin's start (decode, compile and instantiate the .wasm): ${ms(median(startup))}, ${ms(Math.max(...startup))}`);
+    console.log(`  of which napkin's start (compile and instantiate the .wasm): ${ms(median(startup))}, ${ms(Math.max(...startup))}`);
     console.log(`  and the first \`napkin run --format json --brief\`: ${ms(median(firstRun))}, ${ms(Math.max(...firstRun))}`);
-    // The page's marks, from its script's start: the editor made (napkin
-    // compiled before it), the first evaluation asked for, answered, drawn.
-    for (const name of ['editorCreated', 'firstAsked', 'firstAnswered', 'firstDrawn'])
+    // The page's marks, from its script's start: napkin compiled and
+    // started, the editor made, the first evaluation asked for, answered, drawn.
+    for (const name of ['napkinReady', 'editorCreated', 'firstAsked', 'firstRunStarted', 'firstAnswered', 'firstDrawn'])
       console.log(`  ${name}: ${ms(median(marks.map((m) => m[name] - m.scriptStart)))}`);
   }
 
