@@ -109,9 +109,8 @@ async function runNapkin(args, text) {
   return napkin.run(args, { [path]: text });
 }
 
-// Evaluates `text`, the editor's text or the text it is about to hold
-// (open() asks first and fills the editor while napkin works).
-async function evaluate(text = view.state.doc.toString()) {
+async function evaluate() {
+  const text = view.state.doc.toString();
   clearTimeout(timer);
   const t0 = performance.now();
   // Each value's display, formula and numbers; its derivation tree comes from `explain` when it is opened.
@@ -221,10 +220,8 @@ function open(name, text) {
   path = name;
   picker.value = Object.hasOwn(examples, name) ? name : '';
   closeDerivation();
-  const evaluated = evaluate(text);
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 } });
-  clearTimeout(timer);  // the edit's own evaluation is the one asked for above
-  return evaluated;
+  return evaluate();
 }
 
 for (const name of Object.keys(examples)) {
