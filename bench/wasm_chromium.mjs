@@ -3,7 +3,8 @@
 // and DIR/NAME.wasm are loaded into a blank page of a browser of its own,
 // and exercise 1 is evaluated as the playground evaluates it (`run --format
 // json --brief`): the module's start, the first evaluation, the next four,
-// and the median of 60 warm ones. bench/README.md compares -Oz, -Os and -O2
+// and the median of the last 100 of 200 more (the engine has optimised the
+// hot functions by then). bench/README.md compares -Oz, -Os and -O2
 // with and without link-time optimisation this way.
 //
 //   node bench/wasm_chromium.mjs DIR NAME...   (from the repository root, after `make playground`)
@@ -62,12 +63,12 @@ for (const name of names) {
       const t2 = performance.now();
       if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
       const times = [];
-      for (let i = 0; i < 64; i++) {
+      for (let i = 0; i < 200; i++) {
         const a = performance.now();
         napkin.run(args, files, { readBack: false });
         times.push(performance.now() - a);
       }
-      const warm = times.slice(4).sort((a, b) => a - b);
+      const warm = times.slice(100).sort((a, b) => a - b);
       return { start: t1 - t0, first: t2 - t1, next: times.slice(0, 4), warm: warm[warm.length >> 1] };
     }, { name, example }));
     await browser.close();
