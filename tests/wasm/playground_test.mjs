@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 
 const [wasmDir] = process.argv.slice(2);
 if (!wasmDir) {
@@ -63,6 +64,14 @@ function lastDerived(file) {
   const names = Object.keys(values).filter((k) => values[k].formula !== undefined && values[k].formula !== values[k].display);
   return names.at(-1);
 }
+
+// What a page downloads: napkin-playground.wasm within 400 KB gzipped
+// (bench/README.md; 392,647 B when this was written). A change that passes
+// it is a change to weigh, not to wave through.
+test("the page's module is at most 400,000 bytes gzipped", () => {
+  const gz = gzipSync(readFileSync(resolve(root, wasmDir, "napkin-playground.wasm")), { level: 9 }).length;
+  assert.ok(gz <= 400_000, `napkin-playground.wasm is ${gz} B gzipped`);
+});
 
 test("the examples are all there", () => {
   assert.ok(examples.length >= 16, `only ${examples.length} examples found`);
