@@ -66,7 +66,7 @@ function lastDerived(file) {
 }
 
 // What a page downloads: napkin-playground.wasm within 400 KB gzipped
-// (bench/README.md; 392,647 B when this was written). A change that passes
+// (bench/README.md; 392,647 B when this was written). A change that goes past
 // it is a change to weigh, not to wave through.
 test("the page's module is at most 400,000 bytes gzipped", () => {
   const gz = gzipSync(readFileSync(resolve(root, wasmDir, "napkin-playground.wasm")), { level: 9 }).length;
