@@ -39,7 +39,7 @@ WASM_ENV := NODE_PATH=/usr/share/nodejs
 wasm: deps
 	$(call step,installing emscripten where missing (apt-get),.ci/install-deps.sh emscripten)
 	$(call step,configuring $(WASM_DIR)/ with emscripten,$(WASM_ENV) cmake -S . -B $(WASM_DIR) -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN) $(WASM_CMAKE_FLAGS))
-	$(call step,building $(WASM_DIR)/napkin.js, napkin.wasm and the playground's napkin-playground.* (the log: $(SETUP_LOG)),$(WASM_ENV) cmake --build $(WASM_DIR) -j$(JOBS) --target napkin napkin-playground)
+	$(call step,building the whole command and the playground module in $(WASM_DIR)/ (napkin.wasm and napkin-playground.wasm; the log: $(SETUP_LOG)),$(WASM_ENV) cmake --build $(WASM_DIR) -j$(JOBS) --target napkin napkin-playground)
 
 # The playground: a static page in web/dist around the WebAssembly build.
 playground: wasm
