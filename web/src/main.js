@@ -4,7 +4,6 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection } from '@codemirror/view';
 import { defaultKeymap, history as undoHistory, historyKeymap } from '@codemirror/commands';
 import { setDiagnostics, lintGutter, lintKeymap } from '@codemirror/lint';
-import wasmBase64 from 'napkin:wasm-base64';
 import examples from 'napkin:examples';
 import { startNapkin } from './napkin_client.js';
 import { napkinLanguage } from './language.js';
@@ -26,7 +25,7 @@ const mark = (name) => { probe.marks[name] ??= performance.timeOrigin + performa
 mark('scriptStart');
 
 // napkin starts first: its module compiles in the background while the editor is made.
-const napkin = startNapkin(decodeBase64(wasmBase64), probe.marks);
+const napkin = startNapkin(decodeBase64(document.getElementById('napkin-wasm').textContent), probe.marks);
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
