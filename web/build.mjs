@@ -12,7 +12,7 @@ const web = dirname(fileURLToPath(import.meta.url));
 const root = resolve(web, '..');
 const [wasmArg, outArg] = process.argv.slice(2);
 if (!wasmArg) {
-  console.error('usage: node build.mjs WASM_DIR [OUT_DIR]  (WASM_DIR holds napkin.js and napkin.wasm from `make wasm`)');
+  console.error('usage: node build.mjs WASM_DIR [OUT_DIR]  (WASM_DIR holds napkin-playground.js and napkin-playground.wasm from `make wasm`)');
   process.exit(2);
 }
 const wasmDir = resolve(wasmArg);

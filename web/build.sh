@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the playground, web/dist/index.html, from the WebAssembly build of
-# napkin (`make wasm`: WASM_DIR/napkin.js and napkin.wasm) and the npm
+# napkin (`make wasm`: WASM_DIR/napkin-playground.js and .wasm) and the npm
 # packages web/package-lock.json pins, installed with `npm ci` (its cache in
 # WASM_DIR, so a second build needs no network).
 # Usage: web/build.sh WASM_DIR [OUT_DIR]
 set -euo pipefail
 if [ $# -lt 1 ]; then
-  echo "usage: web/build.sh WASM_DIR [OUT_DIR]   (WASM_DIR: where \`make wasm\` wrote napkin.js and napkin.wasm)" >&2
+  echo "usage: web/build.sh WASM_DIR [OUT_DIR]   (WASM_DIR: where \`make wasm\` wrote napkin-playground.js and .wasm)" >&2
   exit 2
 fi
 wasm=$(cd "$1" && pwd)
