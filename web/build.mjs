@@ -89,9 +89,8 @@ if (/<\/script/i.test(js) || /<\/style/i.test(css)) throw new Error('build.mjs: 
 const page = readFileSync(join(web, 'index.html'), 'utf8')
   .replace('<!-- napkin:style -->', () => `<style>${css}</style>`)
   // The .wasm, in base64, in a data block of its own rather than in the
-  // script: the engine reparses a script to place an Error's stack, and
-  // emscripten's start makes one (FS.ensureErrnoError): with the .wasm
-  // inside a 1.7 MB script that took 70-110 ms (bench/README.md).
+  // script, which is then 0.4 MB instead of 1.7 MB: napkin's start in the
+  // page took 97-110 ms with it inside, 75 ms without (bench/README.md).
   .replace('<!-- napkin:wasm -->', () => `<script id="napkin-wasm" type="application/octet-stream">${readFileSync(join(wasmDir, WASM)).toString('base64')}</script>`)
   .replace('<!-- napkin:script -->', () => `<script>${js}</script>`);
 mkdirSync(outDir, { recursive: true });
