@@ -66,14 +66,6 @@ Value import_toml(Interpreter& in, const CallArgs& a) {
 
 }  // namespace
 
-Function import_toml_builtin() {
-  Function f;
-  f.name = "import_toml";
-  f.builtin = import_toml;
-  f.min_args = 1;
-  f.max_args = 1;
-  f.signature = "import_toml(path)";
-  return f;
-}
+Function import_toml_builtin() { return import_toml_function(import_toml); }
 
 }  // namespace napkin::measure

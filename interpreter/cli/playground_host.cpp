@@ -4,8 +4,8 @@
 #include "host.hpp"
 
 #include "grammar/diagnostic.hpp"
-#include "interpreter/core/function.hpp"
 #include "interpreter/core/options.hpp"
+#include "import_toml.hpp"
 #include "probe_request.hpp"
 
 namespace napkin::cli {
@@ -18,13 +18,7 @@ Value no_profiles(Interpreter&, const CallArgs& args) {
 
 void bind(Options& o, const Common&) {
   o.prober = measure::unmeasured_prober();
-  Function f;
-  f.name = "import_toml";
-  f.builtin = no_profiles;
-  f.min_args = 1;
-  f.max_args = 1;
-  f.signature = "import_toml(path)";
-  o.builtins.push_back(std::move(f));
+  o.builtins.push_back(measure::import_toml_function(no_profiles));
 }
 
 }  // namespace

@@ -10,9 +10,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadExamples } from "./examples.mjs";
 
 const [native, wasmDir] = process.argv.slice(2);
 if (!native || !wasmDir) {
@@ -21,20 +22,7 @@ if (!native || !wasmDir) {
 }
 const root = process.cwd();
 
-function walk(dir, out = []) {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else out.push(relative(root, p));
-  }
-  return out;
-}
-
-// Every file of examples/ goes into the module's folder, so that an example's
-// imports (examples/grading/, examples/review/) resolve as they do on disk.
-const exampleFiles = walk(join(root, "examples"));
-const files = Object.fromEntries(exampleFiles.map((p) => [p, readFileSync(p, "utf8")]));
-const examples = exampleFiles.filter((p) => p.endsWith(".napkin"));
+const { files, examples } = loadExamples(root);
 
 function runNative(args) {
   // Measuring is the machine's: both builds run with it off (--no-measure),

@@ -7,9 +7,10 @@
 //   node tests/wasm/playground_test.mjs WASM_DIR   (from the repository root)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadExamples } from "./examples.mjs";
 import { gzipSync } from "node:zlib";
 
 const [wasmDir] = process.argv.slice(2);
@@ -19,17 +20,7 @@ if (!wasmDir) {
 }
 const root = process.cwd();
 
-function walk(dir, out = []) {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else out.push(relative(root, p));
-  }
-  return out;
-}
-const exampleFiles = walk(join(root, "examples"));
-const files = Object.fromEntries(exampleFiles.map((p) => [p, readFileSync(p, "utf8")]));
-const examples = exampleFiles.filter((p) => p.endsWith(".napkin"));
+const { files, examples } = loadExamples(root);
 
 const { loadNapkin } = await import(pathToFileURL(join(root, "web/src/napkin_runner.js")).href);
 async function load(name) {
