@@ -4,10 +4,13 @@
 // Usage: node bench/playground_bench.mjs [WASM_DIR] [--loads N] [--runs N]
 // (after `make playground`; WASM_DIR, default build-wasm, for the size of
 // the .wasm the page holds, napkin-playground.wasm).
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
-import { launch, fileUrl, serve, pageFile, requireDist } from '../web/tests/browser.mjs';
+import { launch, fileUrl, serve, pageFile, requireDist, CHROMIUM_ARGS } from '../web/tests/browser.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -18,10 +21,53 @@ const loads = option('--loads', 10);
 const runs = option('--runs', 100);
 const wasmDir = resolve(argv.find((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--'))) ?? 'build-wasm');
 
+// The page's marks, from its script's start: napkin compiled and started,
+// the editor made, the first evaluation (values alone) asked for, answered
+// and drawn, and the next (their formulas) drawn.
+const MARKS = ['napkinReady', 'editorCreated', 'firstAsked', 'firstRunStarted', 'firstAnswered', 'firstDrawn', 'formulasDrawn'];
+
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const ms = (x) => `${x.toFixed(1)} ms`;
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+
+async function marksWithoutDevTools() {
+  const wrapper = `<!doctype html><body><iframe src="/" width="1400" height="900"></iframe><script>
+    const f = document.querySelector('iframe');
+    const poll = () => {
+      const p = f.contentWindow && f.contentWindow.napkinPlayground;
+      if (!p || p.withFormulas === 0) return setTimeout(poll, 5);
+      const pre = document.createElement('pre');
+      pre.id = 'marks';
+      pre.textContent = JSON.stringify(p.marks);
+      document.body.append(pre);
+    };
+    poll();
+  </script>`;
+  const dist = resolve(pageFile, '..');
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    if (path === '/bench.html') return res.writeHead(200, { 'content-type': 'text/html' }).end(wrapper);
+    if (path === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(join(dist, 'index.html')));
+    res.writeHead(404).end();
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const profile = mkdtempSync(join(tmpdir(), 'napkin-chromium-'));
+  try {
+    const dom = await new Promise((ok, fail) => {
+      // Asynchronous, so that this process goes on serving the pages.
+      execFile(process.env.NAPKIN_CHROMIUM ?? '/usr/bin/chromium',
+        [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, '--timeout=10000', '--dump-dom', `http://127.0.0.1:${server.address().port}/bench.html`],
+        { maxBuffer: 1 << 24 }, (e, out) => (e ? fail(e) : ok(out)));
+    });
+    const m = /<pre id="marks">([^<]*)<\/pre>/.exec(dom);
+    if (!m) throw new Error('the playground drew no formulas within 10 s with no DevTools attached');
+    return JSON.parse(m[1].replaceAll('&quot;', '"'));
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+    server.close();
+  }
+}
 
 requireDist();
 const browser = await launch();
@@ -46,7 +92,7 @@ try {
       const fresh = await launch();
       const tab = await fresh.context.newPage();
       await tab.goto(url);
-      await tab.waitForFunction(() => window.napkinPlayground?.evaluations > 0, null, { timeout: 20000 });
+      await tab.waitForFunction(() => window.napkinPlayground?.withFormulas > 0, null, { timeout: 20000 });
       const t = await tab.evaluate(() => {
         const p = window.napkinPlayground;
         return { first: p.firstEvaluation, script: p.scriptStart, loadMs: p.loadMs, run: p.timings[0].run, marks: p.marks };
@@ -62,11 +108,22 @@ try {
     console.log(`  values on screen after navigation starts: ${ms(median(first))}, ${ms(Math.max(...first))}`);
     console.log(`  values on screen after the page has loaded (its script starts): ${ms(median(sinceLoad))}, ${ms(Math.max(...sinceLoad))}`);
     console.log(`  of which napkin's start (compile and instantiate the .wasm): ${ms(median(startup))}, ${ms(Math.max(...startup))}`);
-    console.log(`  and the first \`napkin run --format json --brief\`: ${ms(median(firstRun))}, ${ms(Math.max(...firstRun))}`);
+    console.log(`  and the first \`napkin run --format json --brief=values\`: ${ms(median(firstRun))}, ${ms(Math.max(...firstRun))}`);
     // The page's marks, from its script's start: napkin compiled and
     // started, the editor made, the first evaluation asked for, answered, drawn.
-    for (const name of ['napkinReady', 'editorCreated', 'firstAsked', 'firstRunStarted', 'firstAnswered', 'firstDrawn'])
-      console.log(`  ${name}: ${ms(median(marks.map((m) => m[name] - m.scriptStart)))}`);
+    for (const name of MARKS) console.log(`  ${name}: ${ms(median(marks.map((m) => m[name] - m.scriptStart)))}`);
+  }
+
+  // The same marks with no DevTools protocol attached, which slows
+  // emscripten's start several times over: Chromium alone, printing the DOM
+  // of a page on 127.0.0.1 that holds the playground in a frame and writes
+  // the frame's marks into itself once its formulas are drawn.
+  const alone = [];
+  for (let i = 0; i < loads; i++) alone.push(await marksWithoutDevTools());
+  console.log(`http://127.0.0.1 with no DevTools attached, ${loads} loads (median, slowest), from the page's script start:`);
+  for (const name of MARKS) {
+    const xs = alone.map((m) => m[name] - m.scriptStart);
+    console.log(`  ${name}: ${ms(median(xs))}, ${ms(Math.max(...xs))}`);
   }
 
   // Warm: the same page evaluating exercise 1 again and again.

@@ -6,7 +6,7 @@ std::string run_conflict(const RunArgs& run) {
   // A text, JSON or TOML report lists every check: it is no document to lay out.
   if (run.checks != "list" && run.format != "markdown" && run.format != "latex")
     return "--checks beside and --checks none lay out a document: use them with --format markdown or latex";
-  if (run.brief && run.format != "json" && run.format != "toml")
+  if (!run.brief.empty() && run.format != "json" && run.format != "toml")
     return "--brief shortens the JSON or TOML report: use it with --format json or toml";
   return "";
 }

@@ -12,6 +12,7 @@ namespace napkin::cli {
 inline const std::vector<std::string> kReportFormats{"text", "json", "toml", "markdown", "latex"};
 inline const std::vector<std::string> kStepDepths{"short", "one", "flat"};
 inline const std::vector<std::string> kCheckDisplays{"list", "beside", "none"};
+inline const std::vector<std::string> kBriefLevels{"lines", "values"};
 
 // What is wrong with this combination of `run`'s options, or "" when
 // nothing is (each option's own value is already one of its choices).

@@ -36,10 +36,11 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     }
     const std::optional<StepDepth> steps = step_depth(a.steps);
     // Plain text without --steps shows results only: no formula is printed.
-    // --brief keeps each formula's two lines but no derivation tree.
-    const Derivations derivations = !steps && a.format == "text" ? Derivations::Results
-                                    : a.brief                     ? Derivations::Lines
-                                                                  : Derivations::Trees;
+    // --brief keeps each formula's two lines but no derivation tree;
+    // --brief=values keeps neither (a page's first look, a grader's figures).
+    const Derivations derivations = (!steps && a.format == "text") || a.brief == "values" ? Derivations::Results
+                                    : a.brief == "lines"                                   ? Derivations::Lines
+                                                                                           : Derivations::Trees;
     // Nor is what a field's formula saw kept: a check keeps its own, for its failure.
     if (derivations == Derivations::Results) in.set_tracing(false);
     Report r = build_report(in, m, a.all, /*keep_going=*/true, derivations, steps);

@@ -42,7 +42,7 @@ struct RunArgs {
   std::string steps;  // "" (results only in text), short, one or flat
   std::string checks = "list";  // in a document: list, beside or none
   bool all = false;
-  bool brief = false;  // JSON or TOML without each value's derivation tree
+  std::string brief;  // "" (each value's derivation tree), lines or values: JSON or TOML shortened
   std::string format = "text";
 };
 

@@ -123,9 +123,12 @@ int main(int argc, char** argv) {
                     "show everything: the fields each record inherits from the standard library, and records that "
                     "only come in through imports (by default: the fields the file sets or defines, the headline "
                     "fields of its record types, and those its checks use)");
-  run_cmd->add_flag("--brief", run.brief,
-                    "in JSON or TOML: each value with its display, formula and numbers, without the derivation "
-                    "tree under it (what a page or an editor shows beside each field; explain gives the tree)");
+  run_cmd
+      ->add_flag("--brief{lines}", run.brief,
+                 "in JSON or TOML: each value with its display, formula and numbers, without the derivation "
+                 "tree under it (what a page or an editor shows beside each field; explain gives the tree); "
+                 "--brief=values: each value's figures and display only, the formula and numbers left empty")
+      ->check(CLI::IsMember(kBriefLevels));
   add_common(run_cmd);
   add_restricted(run_cmd, false);
 

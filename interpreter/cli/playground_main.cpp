@@ -28,7 +28,7 @@ namespace {
 using namespace napkin::cli;
 
 constexpr const char* kCommands =
-    "the playground runs `run FILE [--format F] [--steps[=D]] [--checks C] [--all] [--brief]` and "
+    "the playground runs `run FILE [--format F] [--steps[=D]] [--checks C] [--all] [--brief[=B]]` and "
     "`explain FILE NAME [--format F] [--flat] [--sources] [--depth N]`, each with --digits and --samples; "
     "every other command is the `napkin` command's";
 
@@ -133,7 +133,10 @@ Result run_command(const std::vector<std::string>& args, Common& common) {
                      [&run](const std::string& v) { return choose(run.checks, v, "--checks", kCheckDisplays); }});
   options.push_back({"--all", Option::Takes::Nothing, [&run](const std::string&) { return (run.all = true, std::string()); }});
   options.push_back(
-      {"--brief", Option::Takes::Nothing, [&run](const std::string&) { return (run.brief = true, std::string()); }});
+      {"--brief", Option::Takes::OptionalValue, [&run](const std::string& v) {
+         if (v.empty()) return (run.brief = "lines", std::string());
+         return choose(run.brief, v, "--brief", kBriefLevels);
+       }});
   std::string wrong = read("run", args, {{"FILE", &run.file}}, options);
   if (wrong.empty()) wrong = run_conflict(run);
   if (!wrong.empty()) return failed(napkin::unplaced(napkin::codes::usage, wrong, kCommands));

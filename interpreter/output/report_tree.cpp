@@ -70,8 +70,10 @@ json field_tree(const Interpreter& in, const Report& r, const FieldReport& f) {
   // The derivation's lines as text, as they have always been here; then the
   // derivation itself as data.
   v["display"] = text(f.derivation.result);
-  v["formula"] = text(f.derivation.formula);
-  v["substituted"] = text(f.derivation.substituted);
+  if (r.derivations != Derivations::Results) {  // --brief=values: the figures, which no formula was kept for
+    v["formula"] = text(f.derivation.formula);
+    v["substituted"] = text(f.derivation.substituted);
+  }
   if (!f.derivation.note.empty()) v["note"] = f.derivation.note;
   if (r.steps) {  // a solution sheet: the lines it prints, and each call opened
     v["steps"] = derivation_text(f.derivation);

@@ -155,6 +155,18 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(f"brief.{fmt}.no_tree", all("derivation" not in v for v in doc["values"].values()))
         full = document(fmt, path)
         expect(f"brief.{fmt}.checks", doc["checks"] == full["checks"] and doc.get("errors") == full.get("errors"))
+        # --brief=values: the figures and display alone; no formula was kept.
+        done = run("run", path, "--format", fmt, "--brief=values")
+        expect(f"brief_values.{fmt}.exit", done.returncode == 2)
+        doc = json.loads(done.stdout) if fmt == "json" else tomllib.loads(done.stdout)
+        t = doc["values"]["s.t"]
+        expect(f"brief_values.{fmt}.value", sorted(t) == ["display", "si", "unit"] and close(t["si"], 0.008)
+               and t["unit"] == "s" and t["display"] == "8 ms")
+        expect(f"brief_values.{fmt}.checks", doc["checks"] == full["checks"] and doc.get("errors") == full.get("errors"))
+        expect(f"brief_values.{fmt}.same_values", sorted(doc["values"]) == sorted(full["values"]))
+    done = run("run", path, "--format", "json", "--brief=trees")
+    expect("brief.unknown_level", done.returncode == 2 and done.stdout == "" and done.stderr.startswith(
+        "error[E0800]: --brief: trees not in {lines,values}\n"))
     done = run("run", path, "--brief")
     expect("brief.text_refused", done.returncode == 2 and done.stdout == "" and done.stderr.startswith(
         "error[E0800]: --brief shortens the JSON or TOML report: use it with --format json or toml\n"))

@@ -66,6 +66,7 @@ for (const file of examples) {
   test(file, () => {
     for (const format of ["text", "markdown", "latex", "json", "toml"]) same(["run", file, "--format", format, "--no-measure"]);
     same(["run", file, "--steps", "--no-measure"]);
+    same(["run", file, "--format", "json", "--brief=values", "--no-measure"]);
     same(["check", file, "--no-measure"]);
     same(["check", file, "--format", "json", "--no-measure"]);
     const value = lastDerived(file);

@@ -72,6 +72,7 @@ for (const file of examples) {
   test(file, () => {
     for (const format of ["text", "markdown", "latex", "json"]) same(["run", file, "--format", format]);
     same(["run", file, "--format", "json", "--brief"]);
+    same(["run", file, "--format", "json", "--brief=values"]);
     same(["run", file, "--steps"]);
     same(["run", file, "--steps=flat", "--format", "markdown", "--checks", "beside"]);
     same(["run", file, "--all", "--digits", "6"]);
@@ -92,6 +93,11 @@ test("the page's own evaluation: a brief report, the values the page shows", () 
   assert.equal(report.values["parameters.d_head"].formula, "drill.head_dim");
   assert.equal(report.values["parameters.d_head"].substituted, "128");
   assert.equal(report.values["parameters.d_head"].derivation, undefined);
+  // A file just opened: its values first, without their formulas.
+  const values = JSON.parse(same(["run", "examples/exercise1_size_a_model.napkin", "--format", "json", "--brief=values"]).stdout);
+  assert.deepEqual(values.values["parameters.d_head"], { si: 128, unit: "", display: "128" });
+  assert.deepEqual(Object.keys(values.values), Object.keys(report.values));
+  assert.deepEqual(values.checks, report.checks);
 });
 
 test("errors read the same", () => {
@@ -114,6 +120,7 @@ test("what the playground does not do is a usage error", () => {
   refused(["run", "a.napkin", "--digits"], "--digits needs a value");
   refused(["run", "a.napkin", "--all=yes"], "--all takes no value");
   refused(["run", "a.napkin", "--brief"], "--brief shortens the JSON or TOML report");
+  refused(["run", "a.napkin", "--format", "json", "--brief=trees"], "--brief: trees is not one of lines, values");
   refused(["explain", "a.napkin"], "`explain` needs NAME");
 });
 

@@ -13,8 +13,10 @@ function describe(v) {
   if (v.needs !== undefined) return { text: `needs ${v.needs}`, title: `needs the input ${v.needs} (declared at ${v.declared_at})`, cls: 'nv-needs' };
   const range = v.range ? ` (p5 to p95 of ${v.range.samples} samples)` : '';
   // An input (a literal) shows its value quieter than a formula's result.
+  // A file just opened is evaluated for its values alone (`--brief=values`):
+  // its formulas, and so which values are inputs, come with the next run.
   const input = v.formula !== undefined && v.formula === v.substituted && !v.formula.includes('(');
-  return { text: v.display, title: `${v.substituted ?? v.display}${range}: click for its derivation`, cls: input ? 'nv-input' : '' };
+  return { text: v.display, title: `${v.substituted || v.display}${range}: click for its derivation`, cls: input ? 'nv-input' : '' };
 }
 
 class ValueWidget extends WidgetType {
@@ -24,15 +26,22 @@ class ValueWidget extends WidgetType {
     this.d = describe(v);
     this.pad = pad;
   }
-  eq(o) { return o.key === this.key && o.d.text === this.d.text && o.d.cls === this.d.cls && o.pad === this.pad; }
+  eq(o) {
+    return o.key === this.key && o.d.text === this.d.text && o.d.cls === this.d.cls && o.d.title === this.d.title && o.pad === this.pad;
+  }
   toDOM() {
     const el = document.createElement('span');
+    this.updateDOM(el);
+    return el;
+  }
+  // A new title or class on the same span, rather than a new span.
+  updateDOM(el) {
     el.className = `nv-value ${this.d.cls}`.trim();
-    if (this.pad) el.style.marginLeft = `${this.pad}ch`;
+    el.style.marginLeft = this.pad ? `${this.pad}ch` : '';
     el.dataset.key = this.key;
     el.title = this.d.title;
     el.textContent = this.d.text;
-    return el;
+    return true;
   }
   ignoreEvent() { return false; }
 }

@@ -62,13 +62,14 @@ export async function serve() {
 
 export const fileUrl = () => pathToFileURL(pageFile).href;
 
-// Opens `url` and waits for the first evaluation's values.
+// Opens `url` and waits for its values and then their formulas (the
+// evaluation that follows the first, values-only one).
 export async function openPlayground(context, url) {
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
   await page.goto(url);
-  await page.waitForFunction(() => window.napkinPlayground && window.napkinPlayground.evaluations > 0, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.napkinPlayground && window.napkinPlayground.withFormulas > 0, null, { timeout: 20000 });
   return { page, problems };
 }

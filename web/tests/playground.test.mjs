@@ -55,6 +55,15 @@ for (const origin of ['file', 'http']) {
     assert.equal(await page0.locator('#examples').inputValue(), 'exercise1_size_a_model.napkin');
     assert.equal(await value(page0, 'parameters.d_head').textContent(), '128');
     assert.equal(await value(page0, 'parameters.textbook_layer').textContent(), '452,984,832 param');
+    // The first evaluation asks for the values alone; the next, at once, for
+    // the formulas: each tooltip then shows its numbers, an input looks like one.
+    const first = await page0.evaluate(() => window.napkinPlayground.timings[0].brief);
+    assert.equal(first, 'values');
+    await page0.waitForFunction(() => window.napkinPlayground.withFormulas > 0, null, { timeout: 20000 });
+    assert.equal(await value(page0, 'parameters.textbook_layer').getAttribute('title'),
+      '12 · 6,144^2 · 1 param: click for its derivation');
+    assert.match(await value(page0, 'drill.layers').getAttribute('class'), /\bnv-input\b/);
+    assert.doesNotMatch(await value(page0, 'parameters.textbook_layer').getAttribute('class'), /\bnv-input\b/);
     // The exercise's checks all hold, and the status says so.
     const status = await page0.locator('#status').textContent();
     assert.match(status, /no errors/);
