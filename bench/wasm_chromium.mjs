@@ -7,16 +7,22 @@
 // hot functions by then). bench/README.md compares -Oz, -Os and -O2
 // with and without link-time optimisation this way.
 //
-//   node bench/wasm_chromium.mjs DIR NAME...   (from the repository root, after `make playground`)
+//   node bench/wasm_chromium.mjs [--values] DIR NAME...   (from the repository root, after `make playground`)
+//
+// --values: `run --format json --brief=values`, as the page evaluates a
+// file it has just opened. NAPKIN_CHROMIUM_ARGS (web/tests/browser.mjs)
+// passes the browser more arguments, such as --js-flags.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as esbuild from '../web/node_modules/esbuild/lib/main.js';
 import { launch } from '../web/tests/browser.mjs';
 
-const [dirArg, ...names] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const valuesOnly = argv[0] === '--values';
+const [dirArg, ...names] = valuesOnly ? argv.slice(1) : argv;
 if (!dirArg || names.length === 0) {
-  console.error('usage: node bench/wasm_chromium.mjs DIR NAME...   (DIR/NAME.js and DIR/NAME.wasm, from make wasm)');
+  console.error('usage: node bench/wasm_chromium.mjs [--values] DIR NAME...   (DIR/NAME.js and DIR/NAME.wasm, from make wasm)');
   process.exit(2);
 }
 const dir = resolve(dirArg);
@@ -52,9 +58,9 @@ for (const name of names) {
     await page.goto(url);
     await page.addScriptTag({ url: '/runner.js' });
     await page.addScriptTag({ url: `/${name}.js` });
-    rows.push(await page.evaluate(async ({ name, example }) => {
+    rows.push(await page.evaluate(async ({ name, example, valuesOnly }) => {
       const bytes = new Uint8Array(await (await fetch(`/${name}.wasm`)).arrayBuffer());
-      const args = ['run', 'ex.napkin', '--format', 'json', '--brief'];
+      const args = ['run', 'ex.napkin', '--format', 'json', valuesOnly ? '--brief=values' : '--brief'];
       const files = { 'ex.napkin': example };
       const t0 = performance.now();
       const napkin = await NR.loadNapkin(bytes, createNapkin);
@@ -70,7 +76,7 @@ for (const name of names) {
       }
       const warm = times.slice(100).sort((a, b) => a - b);
       return { start: t1 - t0, first: t2 - t1, next: times.slice(0, 4), warm: warm[warm.length >> 1] };
-    }, { name, example }));
+    }, { name, example, valuesOnly }));
     await browser.close();
   }
   const f = (x) => x.toFixed(1);

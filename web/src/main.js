@@ -63,7 +63,9 @@ function explainAtCursor(v) {
 const view = new EditorView({
   parent: $('editor'),
   state: EditorState.create({
-    doc: '',
+    // The default example from the start, unless a share link brings a
+    // file: one first layout of the editor instead of two.
+    doc: location.hash.includes('z=') ? '' : examples[DEFAULT_EXAMPLE],
     extensions: [
       lineNumbers(),
       highlightActiveLineGutter(),
@@ -227,7 +229,8 @@ function open(name, text) {
   path = name;
   picker.value = Object.hasOwn(examples, name) ? name : '';
   closeDerivation();
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 } });
+  if (view.state.doc.toString() !== text)
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 } });
   return evaluate('values');
 }
 

@@ -23,12 +23,15 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update', '--disable-sync', '--no-first-run',
 ];
 
-// A fresh profile in a new user-data-dir, removed by close().
+// A fresh profile in a new user-data-dir, removed by close(). The
+// benchmarks' NAPKIN_CHROMIUM_ARGS adds arguments, one per line (say
+// --js-flags=--liftoff-only, to see what the engine's tiers cost).
 export async function launch({ width = 1400, height = 900 } = {}) {
   const executablePath = process.env.NAPKIN_CHROMIUM ?? '/usr/bin/chromium';
   const profile = mkdtempSync(join(tmpdir(), 'napkin-chromium-'));
+  const extra = (process.env.NAPKIN_CHROMIUM_ARGS ?? '').split('\n').filter(Boolean);
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width, height },
+    executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extra], viewport: { width, height },
   });
   return {
     context,
