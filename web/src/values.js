@@ -68,7 +68,8 @@ class MoreWidget extends WidgetType {
     super();
     this.record = record;
     this.entries = entries; // [[key, value]]
-    this.sig = entries.map(([k, v]) => `${k}=${describe(v).text}`).join('\n');
+    // Its text, tooltips and classes: the formulas of a file just opened come with its second run.
+    this.sig = entries.map(([k, v]) => { const d = describe(v); return `${k}=${d.text}\t${d.title}\t${d.cls}`; }).join('\n');
   }
   eq(o) { return o.sig === this.sig; }
   toDOM() {

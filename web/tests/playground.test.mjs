@@ -63,6 +63,9 @@ for (const origin of ['file', 'http']) {
     assert.equal(await value(page0, 'parameters.textbook_layer').getAttribute('title'),
       '12 · 6,144^2 · 1 param: click for its derivation');
     assert.match(await value(page0, 'drill.layers').getAttribute('class'), /\bnv-input\b/);
+    // The values under a record too.
+    assert.equal(await page0.locator('.nv-more .nv-value[data-key="drill.weight_bytes"]').getAttribute('title'),
+      '19,509,805,056 param · 2 B/param: click for its derivation');
     assert.doesNotMatch(await value(page0, 'parameters.textbook_layer').getAttribute('class'), /\bnv-input\b/);
     // The exercise's checks all hold, and the status says so.
     const status = await page0.locator('#status').textContent();
