@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
       ->add_flag("--brief{lines}", run.brief,
                  "in JSON or TOML: each value with its display, formula and numbers, without the derivation "
                  "tree under it (what a page or an editor shows beside each field; explain gives the tree); "
-                 "--brief=values: each value's figures and display only, the formula and numbers left empty")
+                 "--brief=values: each value's figures and display alone, without its formula and numbers")
       ->check(CLI::IsMember(kBriefLevels));
   add_common(run_cmd);
   add_restricted(run_cmd, false);
