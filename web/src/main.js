@@ -20,7 +20,7 @@ const DEBOUNCE_MS = 60;
 // What the tests and the benchmark read: times in ms from performance.now().
 const probe = { scriptStart: performance.now(), evaluations: 0, withFormulas: 0, timings: [], firstEvaluation: null, marks: {} };
 window.napkinPlayground = probe;
-// Where the first evaluation's time goes, in one clock for the page and the worker.
+// Where the first evaluation's time goes, on a clock a frame holding the page shares (ms since the epoch).
 const mark = (name) => { probe.marks[name] ??= performance.timeOrigin + performance.now(); };
 mark('scriptStart');
 
