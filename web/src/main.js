@@ -148,7 +148,20 @@ async function evaluate(brief = 'lines') {
   }
   showStatus(report, r, r.ms);
   if (openKey) explain(openKey, false);
-  if (brief === 'values') timer = setTimeout(evaluate, 0);
+  // The formulas once the values are painted: the run goes in a task after
+  // the frame that shows them (requestAnimationFrame runs as it starts), or
+  // after 50 ms where no frame comes (a hidden tab, a frame out of sight).
+  // An earlier task would hold that frame back by a whole run.
+  if (brief === 'values') {
+    let asked = false;
+    const later = () => {
+      if (asked) return;
+      asked = true;
+      timer = setTimeout(() => { mark('firstPainted'); evaluate(); }, 0);
+    };
+    requestAnimationFrame(later);
+    setTimeout(later, 50);
+  }
 }
 
 function showStatus(report, r, ms) {

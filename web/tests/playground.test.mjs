@@ -60,6 +60,9 @@ for (const origin of ['file', 'http']) {
     const first = await page0.evaluate(() => window.napkinPlayground.timings[0].brief);
     assert.equal(first, 'values');
     await page0.waitForFunction(() => window.napkinPlayground.withFormulas > 0, null, { timeout: 20000 });
+    // ... asked for once the values are painted, not before.
+    const m = await page0.evaluate(() => window.napkinPlayground.marks);
+    assert.ok(m.firstDrawn <= m.firstPainted && m.firstPainted <= m.formulasDrawn, JSON.stringify(m));
     assert.equal(await value(page0, 'parameters.textbook_layer').getAttribute('title'),
       '12 · 6,144^2 · 1 param: click for its derivation');
     assert.match(await value(page0, 'drill.layers').getAttribute('class'), /\bnv-input\b/);
