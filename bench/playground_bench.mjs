@@ -10,7 +10,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
-import { launch, fileUrl, serve, pageFile, requireDist, CHROMIUM_ARGS } from '../web/tests/browser.mjs';
+import { launch, fileUrl, serve, pageFile, requireDist, chromiumArgs, chromiumPath } from '../web/tests/browser.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -70,8 +70,8 @@ async function marksWithoutDevTools() {
   const profile = mkdtempSync(join(tmpdir(), 'napkin-chromium-'));
   try {
     const browser = new Promise((ok, fail) => {
-      execFile(process.env.NAPKIN_CHROMIUM ?? '/usr/bin/chromium',
-        [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, '--timeout=20000', '--dump-dom', `http://127.0.0.1:${server.address().port}/bench.html`],
+      execFile(chromiumPath(),
+        [...chromiumArgs(), `--user-data-dir=${profile}`, '--timeout=20000', '--dump-dom', `http://127.0.0.1:${server.address().port}/bench.html`],
         { maxBuffer: 1 << 24 }, (e) => (e ? fail(e) : ok()));
     });
     const m = await Promise.race([marks, browser.then(() => null)]);

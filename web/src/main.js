@@ -18,7 +18,7 @@ const DEFAULT_EXAMPLE = 'exercise1_size_a_model.napkin';
 const DEBOUNCE_MS = 60;
 
 // What the tests and the benchmark read: times in ms from performance.now().
-const probe = { scriptStart: performance.now(), evaluations: 0, withFormulas: 0, timings: [], firstEvaluation: null, marks: {} };
+const probe = { scriptStart: performance.now(), evaluations: 0, withFormulas: 0, timings: [], marks: {} };
 window.napkinPlayground = probe;
 // Where the first evaluation's time goes, on a clock a frame holding the page shares (ms since the epoch).
 const mark = (name) => { probe.marks[name] ??= performance.timeOrigin + performance.now(); };
@@ -140,7 +140,6 @@ async function evaluate(brief = 'lines') {
   const t2 = performance.now();
   probe.evaluations++;
   probe.timings.push({ run: r.ms, total: t2 - t0, brief });
-  if (probe.firstEvaluation === null) probe.firstEvaluation = t2;
   mark('firstDrawn');
   if (brief === 'lines') {
     probe.withFormulas++;
@@ -289,7 +288,6 @@ async function start() {
   status.textContent = 'loading napkin…';
   closeDerivation();
   napkin.ready.then((ms) => {
-    probe.loaded = performance.now();
     probe.loadMs = ms;
   }, () => {});
   await openFromLocation();

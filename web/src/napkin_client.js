@@ -13,12 +13,11 @@ import { loadNapkin } from './napkin_runner.js';
 export function startNapkin(wasmBytes, marks = {}) {
   const clock = () => performance.timeOrigin + performance.now();
   const t0 = performance.now();
-  let ms;
   // loadNapkin compiles and instantiates the module before it returns; its
   // promise settles once the page's script has run to its end.
   const loaded = loadNapkin(wasmBytes);
   marks.napkinReady = clock();
-  ms = performance.now() - t0;
+  const ms = performance.now() - t0;
   return {
     ready: loaded.then(() => ms),
     async run(args, files) {

@@ -4,7 +4,7 @@
 //
 // Contract:
 //
-//   const napkin = await loadNapkin(wasmBinary);   // Uint8Array of napkin.wasm, or its WebAssembly.Module
+//   const napkin = await loadNapkin(wasmBinary);   // Uint8Array of napkin.wasm
 //   const { code, stdout, stderr, files } = napkin.run(args, inputFiles);
 //
 // - `args` is the command line without the program name, exactly as given
@@ -84,17 +84,7 @@ function instantiate(factory, wasm, streams) {
       },
     ],
   };
-  if (wasm instanceof WebAssembly.Module) {
-    // Compiled already (the playground compiles it while the page starts):
-    // instantiated here, synchronously, as the glue would its bytes.
-    options.instantiateWasm = (imports, receive) => {
-      const instance = new WebAssembly.Instance(wasm, imports);
-      receive(instance, wasm);
-      return instance.exports;
-    };
-  } else {
-    options.wasmBinary = wasm;
-  }
+  options.wasmBinary = wasm;
   // Under Node.js the glue hooks the process's uncaughtException and
   // unhandledRejection, for a program that is nothing but the module; here
   // they would take over the embedding program's errors, once per instance.
@@ -158,8 +148,8 @@ function readTree(FS, path, prefix, out) {
 }
 
 export async function loadNapkin(wasmBinary, factory = createNapkin) {
-  if (!(wasmBinary instanceof Uint8Array) && !(wasmBinary instanceof WebAssembly.Module))
-    throw new TypeError("loadNapkin: wasmBinary must be a Uint8Array of napkin.wasm, or the WebAssembly.Module compiled from it");
+  if (!(wasmBinary instanceof Uint8Array))
+    throw new TypeError("loadNapkin: wasmBinary must be a Uint8Array of napkin.wasm");
   const streams = { out: [], err: [] };
   const decoder = new TextDecoder("utf-8");
   let current = instantiate(factory, wasmBinary, streams);

@@ -23,15 +23,16 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update', '--disable-sync', '--no-first-run',
 ];
 
-// A fresh profile in a new user-data-dir, removed by close(). The
-// benchmarks' NAPKIN_CHROMIUM_ARGS adds arguments, one per line (say
-// --js-flags=--liftoff-only, to see what the engine's tiers cost).
+// CHROMIUM_ARGS and the benchmarks' NAPKIN_CHROMIUM_ARGS, one argument per
+// line (say --js-flags=--liftoff-only, to see what the engine's tiers cost).
+export const chromiumArgs = () => [...CHROMIUM_ARGS, ...(process.env.NAPKIN_CHROMIUM_ARGS ?? '').split('\n').filter(Boolean)];
+export const chromiumPath = () => process.env.NAPKIN_CHROMIUM ?? '/usr/bin/chromium';
+
+// A fresh profile in a new user-data-dir, removed by close().
 export async function launch({ width = 1400, height = 900 } = {}) {
-  const executablePath = process.env.NAPKIN_CHROMIUM ?? '/usr/bin/chromium';
   const profile = mkdtempSync(join(tmpdir(), 'napkin-chromium-'));
-  const extra = (process.env.NAPKIN_CHROMIUM_ARGS ?? '').split('\n').filter(Boolean);
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extra], viewport: { width, height },
+    executablePath: chromiumPath(), headless: true, args: chromiumArgs(), viewport: { width, height },
   });
   return {
     context,
