@@ -37,6 +37,15 @@ napkin_header_library(nlohmann_json::nlohmann_json)
 set(NAPKIN_WASM_OPT -Oz CACHE STRING "em++'s optimisation level for the WebAssembly build: -Oz, -Os or -O2")
 set(CMAKE_CXX_FLAGS_RELEASE "${NAPKIN_WASM_OPT} -flto -DNDEBUG")
 
+# After LLVM, Binaryen inlines every function of at most 6 of its nodes (2 at
+# -Oz by default) and optimises the module once more. The engine compiles a
+# function the first time it is called, at a cost of its own for each one,
+# and -Oz leaves thousands of accessors and forwarding calls behind: exercise
+# 1's first run called 1,423 functions, 558 of them of 20 bytes or fewer.
+# bench/README.md ("Fewer functions for a first run") has the figures.
+set(NAPKIN_WASM_INLINE_NODES 6 CACHE STRING "Binaryen inlines WebAssembly functions of at most this many nodes")
+add_link_options(-sBINARYEN_EXTRA_PASSES=--always-inline-max-function-size=${NAPKIN_WASM_INLINE_NODES},-Oz)
+
 # JavaScript exceptions unwind through the JS stack, which overflows (about
 # 790 nested fields) before napkin's own depth limit is reached; WebAssembly's
 # own exceptions do not.
