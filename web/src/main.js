@@ -60,44 +60,49 @@ function explainAtCursor(v) {
   return true;
 }
 
-const view = new EditorView({
-  parent: $('editor'),
-  state: EditorState.create({
-    // The default example from the start, unless a share link brings a
-    // file: one first layout of the editor instead of two.
-    doc: location.hash.includes('z=') ? '' : examples[DEFAULT_EXAMPLE],
-    extensions: [
-      lineNumbers(),
-      highlightActiveLineGutter(),
-      highlightActiveLine(),
-      drawSelection(),
-      undoHistory(),
-      napkinLanguage(),
-      valuesField,
-      lintGutter(),
-      EditorView.lineWrapping,
-      EditorView.contentAttributes.of({ 'aria-label': 'napkin file' }),
-      keymap.of([
-        // Ctrl-Enter (Cmd-Enter): the derivation of the selected expression, or else of the field on the cursor's line.
-        { key: 'Mod-Enter', run: explainAtCursor },
-        ...defaultKeymap, ...historyKeymap, ...lintKeymap,
-      ]),
-      EditorView.updateListener.of((u) => { if (u.docChanged) schedule(); }),
-      EditorView.domEventHandlers({
-        mousedown(e) {
-          const t = e.target.closest && e.target.closest('.nv-value');
-          if (!t) return false;
-          e.preventDefault();
-          explain(t.dataset.key, false);
-          return true;
-        },
-      }),
-    ],
-  }),
-});
+// The editor is made once the first evaluation has answered, from a state
+// that already holds the file's values: the browser lays out the file and
+// its values once, rather than the file first and everything again when the
+// values come. Until then `opening` holds the file's text.
+let view = null;
+let opening = null;
 
-mark('editorCreated');
-probe.doc = () => view.state.doc.toString();
+const extensions = [
+  lineNumbers(),
+  highlightActiveLineGutter(),
+  highlightActiveLine(),
+  drawSelection(),
+  undoHistory(),
+  napkinLanguage(),
+  valuesField,
+  lintGutter(),
+  EditorView.lineWrapping,
+  EditorView.contentAttributes.of({ 'aria-label': 'napkin file' }),
+  keymap.of([
+    // Ctrl-Enter (Cmd-Enter): the derivation of the selected expression, or else of the field on the cursor's line.
+    { key: 'Mod-Enter', run: explainAtCursor },
+    ...defaultKeymap, ...historyKeymap, ...lintKeymap,
+  ]),
+  EditorView.updateListener.of((u) => { if (u.docChanged) schedule(); }),
+  EditorView.domEventHandlers({
+    mousedown(e) {
+      const t = e.target.closest && e.target.closest('.nv-value');
+      if (!t) return false;
+      e.preventDefault();
+      explain(t.dataset.key, false);
+      return true;
+    },
+  }),
+];
+
+function makeEditor(state) {
+  view = new EditorView({ parent: $('editor'), state });
+  opening = null;
+  mark('editorCreated');
+}
+
+const currentText = () => (view ? view.state.doc.toString() : opening);
+probe.doc = currentText;
 probe.path = () => path;
 probe.evaluate = () => evaluate();
 
@@ -115,7 +120,7 @@ async function runNapkin(args, text) {
 // opened: its values on screen sooner, the formulas in their tooltips with
 // the run that follows at once.
 async function evaluate(brief = 'lines') {
-  const text = view.state.doc.toString();
+  const text = currentText();
   clearTimeout(timer);
   const t0 = performance.now();
   mark('firstAsked');
@@ -123,8 +128,8 @@ async function evaluate(brief = 'lines') {
   mark('firstAnswered');
   let report = null;
   try { report = JSON.parse(r.stdout); } catch { report = null; }
-  const state = view.state;
-  if (state.doc.toString() !== text) return; // edited meanwhile: the next evaluation comes
+  if (currentText() !== text) return; // edited meanwhile: the next evaluation comes
+  const state = view ? view.state : EditorState.create({ doc: text, extensions });
   const layout = { ...scanFields(text), path };
   const effects = [];
   let errors = [];
@@ -135,7 +140,9 @@ async function evaluate(brief = 'lines') {
     effects.push(setResults.of(buildDecorations(state.doc, { values: {}, checks: [] }, layout)));
   }
   const diagnostics = toDiagnostics(state.doc, errors, r.stderr, path);
-  view.dispatch(setDiagnostics(state, diagnostics), { effects });
+  const update = [setDiagnostics(state, diagnostics), { effects }];
+  if (view) view.dispatch(...update);
+  else makeEditor(state.update(...update).state);
   showProblems(report, r, diagnostics);
   const t2 = performance.now();
   probe.evaluations++;
@@ -220,7 +227,7 @@ function showProblems(report, r, diagnostics) {
 
 async function explain(key, focus) {
   openKey = key;
-  const text = view.state.doc.toString();
+  const text = currentText();
   const tree = await runNapkin(['explain', path, key, '--format', 'json'], text);
   const flat = await runNapkin(['explain', path, key, '--flat'], text);
   let parsed = null;
@@ -241,7 +248,8 @@ function open(name, text) {
   path = name;
   picker.value = Object.hasOwn(examples, name) ? name : '';
   closeDerivation();
-  if (view.state.doc.toString() !== text)
+  if (!view) opening = text;
+  else if (view.state.doc.toString() !== text)
     view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 } });
   return evaluate('values');
 }
@@ -259,7 +267,7 @@ picker.addEventListener('change', () => {
 });
 
 $('share').addEventListener('click', async () => {
-  const hash = await encodeShare(path, view.state.doc.toString());
+  const hash = await encodeShare(path, currentText());
   history.replaceState(null, '', hash);
   const url = $('share-url');
   url.value = location.href;
@@ -270,7 +278,7 @@ $('share').addEventListener('click', async () => {
 });
 
 derivationPanel.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape') { closeDerivation(); view.focus(); }
+  if (e.key === 'Escape') { closeDerivation(); view?.focus(); }
 });
 
 async function openFromLocation() {
@@ -293,6 +301,7 @@ async function start() {
   await openFromLocation();
 }
 probe.ready = start().catch((e) => {
+  if (!view) makeEditor(EditorState.create({ doc: opening ?? '', extensions }));
   status.textContent = `napkin could not start: ${e.message}`;
   throw e;
 });
