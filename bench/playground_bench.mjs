@@ -22,11 +22,12 @@ const runs = option('--runs', 100);
 const wasmDir = resolve(argv.find((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--'))) ?? 'build-wasm');
 
 // The page's marks, from its script's start: napkin compiled and started,
-// the editor made, the first evaluation (values alone) asked for, answered,
+// the first evaluation (values alone) asked for, begun and answered, the
+// editor made (from a state that already holds those values), the values
 // drawn (in the editor's DOM) and painted (a task after the next frame; with
 // no DevTools attached no frame comes, and this is the page's 50 ms
 // fallback), and the next evaluation (their formulas) drawn.
-const MARKS = ['napkinReady', 'editorCreated', 'firstAsked', 'firstRunStarted', 'firstAnswered', 'firstDrawn', 'firstPainted', 'formulasDrawn'];
+const MARKS = ['napkinReady', 'firstAsked', 'firstRunStarted', 'firstAnswered', 'editorCreated', 'firstDrawn', 'firstPainted', 'formulasDrawn'];
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };

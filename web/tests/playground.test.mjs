@@ -63,6 +63,8 @@ for (const origin of ['file', 'http']) {
     // ... asked for once the values are painted, not before.
     const m = await page0.evaluate(() => window.napkinPlayground.marks);
     assert.ok(m.firstDrawn <= m.firstPainted && m.firstPainted <= m.formulasDrawn, JSON.stringify(m));
+    // The editor is made once the first evaluation has answered, with its values.
+    assert.ok(m.firstAsked < m.editorCreated && m.firstAnswered <= m.editorCreated, JSON.stringify(m));
     assert.equal(await value(page0, 'parameters.textbook_layer').getAttribute('title'),
       '12 · 6,144^2 · 1 param: click for its derivation');
     assert.match(await value(page0, 'drill.layers').getAttribute('class'), /\bnv-input\b/);
