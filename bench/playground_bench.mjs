@@ -1,7 +1,8 @@
 // The playground in Chromium (Debian's, headless, through playwright-core):
 // how long after the page starts loading exercise 1's values are on screen,
 // how long a warm re-evaluation of it takes, and how large the page is.
-// Usage: node bench/playground_bench.mjs [WASM_DIR] [--loads N] [--runs N]
+// Usage: node bench/playground_bench.mjs [WASM_DIR] [--loads N] [--runs N] [--alone]
+// (--alone: the page's marks with no DevTools attached and nothing else)
 // (after `make playground`; WASM_DIR, default build-wasm, for the size of
 // the .wasm the page holds, napkin-playground.wasm).
 import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,15 +20,18 @@ const option = (name, fallback) => {
 };
 const loads = option('--loads', 10);
 const runs = option('--runs', 100);
-const wasmDir = resolve(argv.find((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--'))) ?? 'build-wasm');
+const aloneOnly = argv.includes('--alone');
+const wasmDir = resolve(argv.find((a, i) => !a.startsWith('--') && !['--loads', '--runs'].includes(argv[i - 1])) ?? 'build-wasm');
 
 // The page's marks, from its script's start: napkin compiled and started,
 // the first evaluation (values alone) asked for, begun and answered, the
-// editor made (from a state that already holds those values), the values
+// editor's state made (the file, its first 3,000 characters highlighted),
+// the values and diagnostics placed in it, the editor made (its DOM and
+// layout, with those values), the values
 // drawn (in the editor's DOM) and painted (a task after the next frame; with
 // no DevTools attached no frame comes, and this is the page's 50 ms
 // fallback), and the next evaluation (their formulas) drawn.
-const MARKS = ['napkinReady', 'firstAsked', 'firstRunStarted', 'firstAnswered', 'editorCreated', 'firstDrawn', 'firstPainted', 'formulasDrawn'];
+const MARKS = ['napkinReady', 'firstAsked', 'firstRunStarted', 'firstAnswered', 'stateMade', 'valuesPlaced', 'editorCreated', 'firstDrawn', 'firstPainted', 'formulasDrawn'];
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
@@ -99,7 +103,7 @@ try {
     console.log(`napkin-playground.wasm: ${wasm.length} B (${kib(wasm.length)}), ${gz} B gzipped (${kib(gz)})`);
   }
 
-  for (const [origin, url] of [['file://', fileUrl()], ['http://127.0.0.1', server.url]]) {
+  for (const [origin, url] of aloneOnly ? [] : [['file://', fileUrl()], ['http://127.0.0.1', server.url]]) {
     // Each load in a browser of its own: a new tab of the same browser may
     // share a renderer process with the last, whose engine keeps the module
     // it compiled (and the code it optimised) for the same bytes.
@@ -143,21 +147,23 @@ try {
     console.log(`  ${name}: ${ms(median(xs))}, ${ms(Math.max(...xs))}`);
   }
 
-  // Warm: the same page evaluating exercise 1 again and again.
-  const tab = await browser.context.newPage();
-  await tab.goto(fileUrl());
-  await tab.waitForFunction(() => window.napkinPlayground?.evaluations > 0, null, { timeout: 20000 });
-  const warm = await tab.evaluate(async (n) => {
-    const p = window.napkinPlayground;
-    const from = p.timings.length;
-    for (let i = 0; i < n; i++) await p.evaluate();
-    return p.timings.slice(from);
-  }, runs);
-  await tab.close();
-  const run = warm.map((t) => t.run), total = warm.map((t) => t.total);
-  console.log(`warm re-evaluation of exercise 1, ${runs} runs (median, 90th percentile):`);
-  console.log(`  \`napkin run --format json --brief\` in the .wasm: ${ms(median(run))}, ${ms(pct(run, 0.9))}`);
-  console.log(`  with the page's update (values, diagnostics): ${ms(median(total))}, ${ms(pct(total, 0.9))}`);
+  if (!aloneOnly) {
+    // Warm: the same page evaluating exercise 1 again and again.
+    const tab = await browser.context.newPage();
+    await tab.goto(fileUrl());
+    await tab.waitForFunction(() => window.napkinPlayground?.evaluations > 0, null, { timeout: 20000 });
+    const warm = await tab.evaluate(async (n) => {
+      const p = window.napkinPlayground;
+      const from = p.timings.length;
+      for (let i = 0; i < n; i++) await p.evaluate();
+      return p.timings.slice(from);
+    }, runs);
+    await tab.close();
+    const run = warm.map((t) => t.run), total = warm.map((t) => t.total);
+    console.log(`warm re-evaluation of exercise 1, ${runs} runs (median, 90th percentile):`);
+    console.log(`  \`napkin run --format json --brief\` in the .wasm: ${ms(median(run))}, ${ms(pct(run, 0.9))}`);
+    console.log(`  with the page's update (values, diagnostics): ${ms(median(total))}, ${ms(pct(total, 0.9))}`);
+  }
 } finally {
   await browser.close();
   await server.close();

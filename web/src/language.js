@@ -1,9 +1,10 @@
 // Highlighting for napkin: comments, strings, numbers and the unit written
-// after a number, keywords. The words come from the editors' TextMate
-// grammar (napkin:keywords, read at build time).
+// after a number, keywords (tokens.js). The words come from the editors'
+// TextMate grammar (napkin:keywords, read at build time).
 import { StreamLanguage, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { tags } from '@lezer/highlight';
 import words from 'napkin:keywords';
+import { startState, token } from './tokens.js';
 
 const kind = new Map();
 const tagFor = {
@@ -16,46 +17,10 @@ const tagFor = {
 for (const [scope, list] of Object.entries(words)) {
   for (const w of list) kind.set(w, tagFor[scope] ?? 'keyword');
 }
-// A word after a number is its unit unless an expression may hold it there (`64 with`, `2 to 3`).
-const notUnits = new Set(['within', 'with', 'if', 'then', 'else', 'and', 'or', 'not', 'true', 'false', 'to']);
-
 const napkin = StreamLanguage.define({
   name: 'napkin',
-  startState: () => ({ afterNumber: false }),
-  token(stream, state) {
-    if (stream.sol()) state.afterNumber = false;
-    if (stream.eatSpace()) return null;
-    const afterNumber = state.afterNumber;
-    state.afterNumber = false;
-    if (stream.peek() === '#') { stream.skipToEnd(); return 'comment'; }
-    if (stream.peek() === '"') {
-      stream.next();
-      let c;
-      while ((c = stream.next()) != null) {
-        if (c === '\\') stream.next();
-        else if (c === '"') break;
-      }
-      return 'string';
-    }
-    if (stream.match(/^\$?[0-9][0-9_]*(\.[0-9]+)?([eE][+-]?[0-9]+)?%?/)) {
-      state.afterNumber = true;
-      return 'number';
-    }
-    if (stream.match(/^[A-Za-z_$µμ][A-Za-z0-9_]*/)) {
-      const w = stream.current();
-      if (kind.has(w)) return kind.get(w);
-      if (afterNumber && !notUnits.has(w)) {
-        // A compound unit: `token/s`, `FLOP/param/token`, `B^2`.
-        stream.match(/^(\^-?[0-9]+)?([*/][A-Za-z$µμ][A-Za-z0-9_]*(\^-?[0-9]+)?)*/);
-        return 'unit';
-      }
-      if (stream.match(/^\s*\(/, false)) return 'call';
-      return 'name';
-    }
-    if (stream.match(/^(->|==|!=|<=|>=|~=|≈|[-+*/^<>=·×])/)) return 'operator';
-    stream.next();
-    return null;
-  },
+  startState,
+  token: (stream, state) => token(stream, state, kind),
   languageData: { commentTokens: { line: '#' } },
   tokenTable: {
     declaration: tags.definitionKeyword,

@@ -130,6 +130,7 @@ async function evaluate(brief = 'lines') {
   try { report = JSON.parse(r.stdout); } catch { report = null; }
   if (currentText() !== text) return; // edited meanwhile: the next evaluation comes
   const state = view ? view.state : EditorState.create({ doc: text, extensions });
+  mark('stateMade');
   const layout = { ...scanFields(text), path };
   const effects = [];
   let errors = [];
@@ -142,7 +143,11 @@ async function evaluate(brief = 'lines') {
   const diagnostics = toDiagnostics(state.doc, errors, r.stderr, path);
   const update = [setDiagnostics(state, diagnostics), { effects }];
   if (view) view.dispatch(...update);
-  else makeEditor(state.update(...update).state);
+  else {
+    const withValues = state.update(...update).state;
+    mark('valuesPlaced');
+    makeEditor(withValues);
+  }
   showProblems(report, r, diagnostics);
   const t2 = performance.now();
   probe.evaluations++;
