@@ -146,6 +146,9 @@ try {
     const xs = alone.map((m) => m[name] - m.scriptStart);
     console.log(`  ${name}: ${ms(median(xs))}, ${ms(Math.max(...xs))}`);
   }
+  const since = (name) => alone.map((m) => m[name] - m.navigationStart);
+  console.log(`  from navigation start (the frame's document requested): its script started ${ms(median(since('scriptStart')))}, `
+    + `the first evaluation answered ${ms(median(since('firstAnswered')))}, its values drawn ${ms(median(since('firstDrawn')))}`);
 
   if (!aloneOnly) {
     // Warm: the same page evaluating exercise 1 again and again.

@@ -44,7 +44,17 @@ set(CMAKE_CXX_FLAGS_RELEASE "${NAPKIN_WASM_OPT} -flto -DNDEBUG")
 # 1's first run called 1,423 functions, 558 of them of 20 bytes or fewer.
 # bench/README.md ("Fewer functions for a first run") has the figures.
 set(NAPKIN_WASM_INLINE_NODES 6 CACHE STRING "Binaryen inlines WebAssembly functions of at most this many nodes")
-add_link_options(-sBINARYEN_EXTRA_PASSES=--always-inline-max-function-size=${NAPKIN_WASM_INLINE_NODES},-Oz)
+# A function with one caller, though, Binaryen inlines whatever its size
+# unless told otherwise: PEGTL's rules, each matched from one place, became
+# one parse_module of 24 KB, and a few more grew past 10 KB. The engine's
+# optimising compiler takes longer than in proportion for such a function
+# (135 ms for that one), on the core the page's thread shares on a small
+# machine, while the first evaluations run. At most 100 nodes it took 65-80 ms
+# for all of a first run's hot functions instead of 420-470 ms, and the
+# module is 8 KB smaller gzipped ("Hot functions the engine can optimise
+# quickly").
+set(NAPKIN_WASM_ONE_CALLER_NODES 100 CACHE STRING "Binaryen inlines a WebAssembly function with one caller only if it has at most this many nodes")
+add_link_options(-sBINARYEN_EXTRA_PASSES=--always-inline-max-function-size=${NAPKIN_WASM_INLINE_NODES},--one-caller-inline-max-function-size=${NAPKIN_WASM_ONE_CALLER_NODES},-Oz)
 
 # JavaScript exceptions unwind through the JS stack, which overflows (about
 # 790 nested fields) before napkin's own depth limit is reached; WebAssembly's

@@ -22,6 +22,7 @@ const probe = { scriptStart: performance.now(), evaluations: 0, withFormulas: 0,
 window.napkinPlayground = probe;
 // Where the first evaluation's time goes, on a clock a frame holding the page shares (ms since the epoch).
 const mark = (name) => { probe.marks[name] ??= performance.timeOrigin + performance.now(); };
+probe.marks.navigationStart = performance.timeOrigin;
 mark('scriptStart');
 
 // napkin starts first: compiled and started before the editor is made.
