@@ -49,7 +49,7 @@ set(NAPKIN_WASM_INLINE_NODES 6 CACHE STRING "Binaryen inlines WebAssembly functi
 # one parse_module of 24 KB, and a few more grew past 10 KB. The engine's
 # optimising compiler takes longer than in proportion for such a function
 # (135 ms for that one), on the core the page's thread shares on a small
-# machine, while the first evaluations run. At most 100 nodes it took 65-80 ms
+# machine, while the first evaluations run. At most 100 nodes it took 50-80 ms
 # for all of a first run's hot functions instead of 420-470 ms, and the
 # module is 8 KB smaller gzipped ("Hot functions the engine can optimise
 # quickly").
