@@ -55,6 +55,13 @@ for (const origin of ['file', 'http']) {
     assert.equal(await page0.locator('#examples').inputValue(), 'exercise1_size_a_model.napkin');
     assert.equal(await value(page0, 'parameters.d_head').textContent(), '128');
     assert.equal(await value(page0, 'parameters.textbook_layer').textContent(), '452,984,832 param');
+    // Highlighted: a keyword, a string, a number and its unit, a comment, each in its colour.
+    const colours = await page0.evaluate(() => {
+      const spans = [...document.querySelectorAll('.cm-line span')];
+      const colour = (text) => { const s = spans.find((x) => x.textContent === text); return s ? getComputedStyle(s).color : null; };
+      return ['import', '"std/transformer"', '8192', 'token', '# GQA'].map(colour);
+    });
+    assert.deepEqual(colours, ['rgb(123, 45, 139)', 'rgb(138, 59, 18)', 'rgb(26, 95, 180)', 'rgb(26, 127, 100)', 'rgb(95, 107, 95)']);
     // The first evaluation asks for the values alone; the next, at once, for
     // the formulas: each tooltip then shows its numbers, an input looks like one.
     const first = await page0.evaluate(() => window.napkinPlayground.timings[0].brief);
