@@ -9,6 +9,7 @@ packages=(cmake make g++ tao-pegtl-dev libfmt-dev libtomlplusplus-dev catch2 lib
 test_packages=(
   texlive-latex-base texlive-latex-recommended poppler-utils  # LaTeX to PDF, PDF pages to PNG
   chromium  # SVG plots in a browser
+  firefox-esr  # the playground's test in a second browser (web/tests/firefox.test.mjs)
   cmark libxml2-utils  # Markdown and SVG read back by real parsers
   git       # the diff driver's wiring
   python3   # readback of flat lines, the analysis tests

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The playground (web/dist/index.html, built by `make playground`) in
-# Debian's Chromium through playwright-core: opened from disk and from a
-# static server on 127.0.0.1 (web/tests/). Screenshots of each step go to
+# Debian's Chromium through playwright-core, opened from disk and from a
+# static server on 127.0.0.1, and in Debian's Firefox ESR through
+# puppeteer-core (web/tests/). Screenshots of each step go to
 # BUILD_DIR/web-screenshots.
 # Usage: playground_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
 build=$2
 page=$src/web/dist/index.html
-if [ ! -f "$page" ] || [ ! -d "$src/web/node_modules/playwright-core" ]; then
+if [ ! -f "$page" ] || [ ! -d "$src/web/node_modules/playwright-core" ] || [ ! -d "$src/web/node_modules/puppeteer-core" ]; then
   echo "$page or web/node_modules is missing: build the playground first (make playground)" >&2
   exit 1
 fi
