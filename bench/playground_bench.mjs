@@ -1,8 +1,9 @@
 // The playground in Chromium (Debian's, headless, through playwright-core):
 // how long after the page starts loading exercise 1's values are on screen,
 // how long a warm re-evaluation of it takes, and how large the page is.
-// Usage: node bench/playground_bench.mjs [WASM_DIR] [--loads N] [--runs N] [--alone]
-// (--alone: the page's marks with no DevTools attached and nothing else)
+// Usage: node bench/playground_bench.mjs [WASM_DIR] [--loads N] [--runs N] [--alone] [--firefox]
+// (--alone: the page's marks with no DevTools attached and nothing else;
+// --firefox: also the marks in Debian's Firefox ESR, through puppeteer-core)
 // (after `make playground`; WASM_DIR, default build-wasm, for the size of
 // the .wasm the page holds, napkin-playground.wasm).
 import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +12,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
-import { launch, fileUrl, serve, pageFile, requireDist, chromiumArgs, chromiumPath } from '../web/tests/browser.mjs';
+import { launch, launchFirefox, fileUrl, serve, pageFile, requireDist, chromiumArgs, chromiumPath } from '../web/tests/browser.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -21,6 +22,7 @@ const option = (name, fallback) => {
 const loads = option('--loads', 10);
 const runs = option('--runs', 100);
 const aloneOnly = argv.includes('--alone');
+const inFirefox = argv.includes('--firefox');
 const wasmDir = resolve(argv.find((a, i) => !a.startsWith('--') && !['--loads', '--runs'].includes(argv[i - 1])) ?? 'build-wasm');
 
 // The page's marks, from its script's start: napkin compiled and started,
@@ -149,6 +151,27 @@ try {
   const since = (name) => alone.map((m) => m[name] - m.navigationStart);
   console.log(`  from navigation start (the frame's document requested): its script started ${ms(median(since('scriptStart')))}, `
     + `the first evaluation answered ${ms(median(since('firstAnswered')))}, its values drawn ${ms(median(since('firstDrawn')))}`);
+
+  if (inFirefox) {
+    // Each load in a Firefox of its own, from disk, through WebDriver BiDi.
+    const got = [];
+    for (let i = 0; i < loads; i++) {
+      const firefox = await launchFirefox();
+      try {
+        const tab = await firefox.browser.newPage();
+        await tab.goto(fileUrl());
+        await tab.waitForFunction(() => window.napkinPlayground?.withFormulas > 0, { timeout: 20000 });
+        got.push(await tab.evaluate(() => window.napkinPlayground.marks));
+      } finally {
+        await firefox.close();
+      }
+    }
+    console.log(`Firefox ESR, file://, ${loads} loads (median, slowest), from the page's script start:`);
+    for (const name of MARKS) {
+      const xs = got.map((m) => m[name] - m.scriptStart);
+      console.log(`  ${name}: ${ms(median(xs))}, ${ms(Math.max(...xs))}`);
+    }
+  }
 
   if (!aloneOnly) {
     // Warm: the same page evaluating exercise 1 again and again.

@@ -1,7 +1,9 @@
-// Debian's Chromium driven by playwright-core (browsers cannot be
-// downloaded here), and a static server on 127.0.0.1 for web/dist: what the
-// playground's tests and its benchmark share.
+// Debian's Chromium driven by playwright-core and its Firefox ESR driven by
+// puppeteer-core (browsers cannot be downloaded here), and a static server
+// on 127.0.0.1 for web/dist: what the playground's tests and its benchmark
+// share.
 import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +40,24 @@ export async function launch({ width = 1400, height = 900 } = {}) {
     context,
     async close() {
       await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+// Firefox ESR in a fresh profile, over WebDriver BiDi (playwright-core
+// drives only its own build of Firefox); close() removes the profile.
+export const firefoxPath = () => process.env.NAPKIN_FIREFOX ?? '/usr/bin/firefox-esr';
+export async function launchFirefox({ width = 1400, height = 900 } = {}) {
+  const profile = mkdtempSync(join(tmpdir(), 'napkin-firefox-'));
+  const browser = await puppeteer.launch({
+    browser: 'firefox', protocol: 'webDriverBiDi', executablePath: firefoxPath(), headless: true,
+    userDataDir: profile, defaultViewport: { width, height },
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };

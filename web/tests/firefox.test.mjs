@@ -6,30 +6,23 @@
 // and figures as playground.test.mjs, which covers each in Chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import puppeteer from 'puppeteer-core';
-import { fileUrl, requireDist, webDir } from './browser.mjs';
+import { fileUrl, launchFirefox, requireDist, webDir } from './browser.mjs';
 
 const exercise = readFileSync(join(webDir, '../examples/exercise1_size_a_model.napkin'), 'utf8');
-const firefoxPath = process.env.NAPKIN_FIREFOX ?? '/usr/bin/firefox-esr';
 const shots = process.env.NAPKIN_SCREENSHOTS;
 if (shots) mkdirSync(shots, { recursive: true });
 
+let firefox;
 let browser;
-let profile;
 before(async () => {
   requireDist();
-  profile = mkdtempSync(join(tmpdir(), 'napkin-firefox-'));
-  browser = await puppeteer.launch({
-    browser: 'firefox', protocol: 'webDriverBiDi', executablePath: firefoxPath, headless: true,
-    userDataDir: profile, defaultViewport: { width: 1400, height: 900 },
-  });
+  firefox = await launchFirefox();
+  browser = firefox.browser;
 });
 after(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await firefox?.close();
 });
 
 async function open(url) {
