@@ -38,6 +38,13 @@ const MARKS = ['napkinReady', 'firstAsked', 'firstRunStarted', 'firstAnswered', 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const ms = (x) => `${x.toFixed(1)} ms`;
+// Each mark of `loads` (the marks of one load each) from the script's start: median, slowest.
+const printMarks = (loads) => {
+  for (const name of MARKS) {
+    const xs = loads.map((m) => m[name] - m.scriptStart);
+    console.log(`  ${name}: ${ms(median(xs))}, ${ms(Math.max(...xs))}`);
+  }
+};
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
 
 async function marksWithoutDevTools() {
@@ -144,10 +151,7 @@ try {
   const alone = [];
   for (let i = 0; i < loads; i++) alone.push(await marksWithoutDevTools());
   console.log(`http://127.0.0.1 with no DevTools attached, ${loads} loads (median, slowest), from the page's script start:`);
-  for (const name of MARKS) {
-    const xs = alone.map((m) => m[name] - m.scriptStart);
-    console.log(`  ${name}: ${ms(median(xs))}, ${ms(Math.max(...xs))}`);
-  }
+  printMarks(alone);
   const since = (name) => alone.map((m) => m[name] - m.navigationStart);
   console.log(`  from navigation start (the frame's document requested): its script started ${ms(median(since('scriptStart')))}, `
     + `the first evaluation answered ${ms(median(since('firstAnswered')))}, its values drawn ${ms(median(since('firstDrawn')))}`);
@@ -167,10 +171,7 @@ try {
       }
     }
     console.log(`Firefox ESR, file://, ${loads} loads (median, slowest), from the page's script start:`);
-    for (const name of MARKS) {
-      const xs = got.map((m) => m[name] - m.scriptStart);
-      console.log(`  ${name}: ${ms(median(xs))}, ${ms(Math.max(...xs))}`);
-    }
+    printMarks(got);
   }
 
   if (!aloneOnly) {

@@ -5,7 +5,7 @@
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, normalize, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -85,6 +85,25 @@ export async function serve() {
 }
 
 export const fileUrl = () => pathToFileURL(pageFile).href;
+
+// An example's text, as the page's menu holds it.
+export const example = (name) => readFileSync(join(webDir, '../examples', name), 'utf8');
+
+// A screenshot of `page` as NAPKIN_SCREENSHOTS/NAME.png, where that is set
+// (Playwright's and puppeteer's pages take the same call).
+export async function screenshot(page, name) {
+  const dir = process.env.NAPKIN_SCREENSHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+// The colour the editor draws each of `texts` in (the first token spelt so),
+// or null where no token is.
+export const coloursOf = (page, texts) => page.evaluate((list) => {
+  const spans = [...document.querySelectorAll('.cm-line span')];
+  return list.map((t) => { const s = spans.find((x) => x.textContent === t); return s ? getComputedStyle(s).color : null; });
+}, texts);
 
 // Opens `url` and waits for its values and then their formulas (the
 // evaluation that follows the first, values-only one).

@@ -6,13 +6,9 @@
 // and figures as playground.test.mjs, which covers each in Chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileUrl, launchFirefox, requireDist, webDir } from './browser.mjs';
+import { fileUrl, launchFirefox, requireDist, example, screenshot, coloursOf } from './browser.mjs';
 
-const exercise = readFileSync(join(webDir, '../examples/exercise1_size_a_model.napkin'), 'utf8');
-const shots = process.env.NAPKIN_SCREENSHOTS;
-if (shots) mkdirSync(shots, { recursive: true });
+const exercise = example('exercise1_size_a_model.napkin');
 
 let firefox;
 let browser;
@@ -46,9 +42,7 @@ async function endOf(page, text) {
   await page.mouse.click(box.x, box.y);
   await page.keyboard.press('End');
 }
-async function shot(page, name) {
-  if (shots) await page.screenshot({ path: join(shots, `firefox-${name}.png`) });
-}
+const shot = (page, name) => screenshot(page, `firefox-${name}`);
 
 test('firefox: opens with exercise 1, evaluated, every check passing', async () => {
   const { page, problems } = await open(fileUrl());
@@ -57,10 +51,7 @@ test('firefox: opens with exercise 1, evaluated, every check passing', async () 
   assert.equal(await valueText(page, 'drill.heads'), '48');
   assert.match(await page.$eval('#status', (e) => e.textContent), /no errors · (\d+) of \1 checks pass/);
   // Highlighted as in Chromium: a keyword and a comment in their colours.
-  const colours = await page.evaluate(() => {
-    const spans = [...document.querySelectorAll('.cm-line span')];
-    return ['import', '# GQA'].map((t) => getComputedStyle(spans.find((s) => s.textContent === t)).color);
-  });
+  const colours = await coloursOf(page, ['import', '# GQA']);
   assert.deepEqual(colours, ['rgb(123, 45, 139)', 'rgb(95, 107, 95)']);
   await shot(page, '1-opened');
   assert.deepEqual(problems, []);

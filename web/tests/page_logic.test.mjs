@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { scanFields } from '../src/fields.js';
 import { encodeShare, decodeShare } from '../src/share.js';
-import { webDir } from './browser.mjs';
+import { webDir, example } from './browser.mjs';
 
 const keys = (text) => scanFields(text).fields.map((f) => f.key);
 
@@ -60,7 +60,7 @@ test('fields: every field found in the examples is written on its line as NAME =
 });
 
 test('share links: the file comes back, name and all, and shorter', async () => {
-  const text = readFileSync(join(webDir, '../examples/exercise1_size_a_model.napkin'), 'utf8');
+  const text = example('exercise1_size_a_model.napkin');
   const hash = await encodeShare('exercise1_size_a_model.napkin', text);
   assert.match(hash, /^#f=exercise1_size_a_model\.napkin&z=[A-Za-z0-9_-]+$/);
   assert.ok(hash.length < text.length / 2);

@@ -10,14 +10,10 @@
 // 48 layers of 390,070,272 param and two 64,000 × 6,144 embeddings, 19,509,805,056 param.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { launch, serve, fileUrl, openPlayground, requireDist, webDir } from './browser.mjs';
+import { launch, serve, fileUrl, openPlayground, requireDist, example, screenshot, coloursOf } from './browser.mjs';
 
-const exercise = readFileSync(join(webDir, '../examples/exercise1_size_a_model.napkin'), 'utf8');
-const drills = readFileSync(join(webDir, '../examples/lab03_drills.napkin'), 'utf8');
-const shots = process.env.NAPKIN_SCREENSHOTS;
-if (shots) mkdirSync(shots, { recursive: true });
+const exercise = example('exercise1_size_a_model.napkin');
+const drills = example('lab03_drills.napkin');
 
 let browser;
 let server;
@@ -33,9 +29,7 @@ after(async () => {
 
 const value = (page, key) => page.locator(`.nv-value[data-key="${key}"]`).first();
 const line = (page, text) => page.locator('.cm-line', { hasText: text }).first();
-async function shot(page, name) {
-  if (shots) await page.screenshot({ path: join(shots, `${name}.png`) });
-}
+const shot = screenshot;
 // Puts the cursor at the end of the line that shows `text`.
 async function endOf(page, text) {
   await line(page, text).click({ position: { x: 4, y: 4 } });
@@ -56,11 +50,7 @@ for (const origin of ['file', 'http']) {
     assert.equal(await value(page0, 'parameters.d_head').textContent(), '128');
     assert.equal(await value(page0, 'parameters.textbook_layer').textContent(), '452,984,832 param');
     // Highlighted: a keyword, a string, a number and its unit, a comment, each in its colour.
-    const colours = await page0.evaluate(() => {
-      const spans = [...document.querySelectorAll('.cm-line span')];
-      const colour = (text) => { const s = spans.find((x) => x.textContent === text); return s ? getComputedStyle(s).color : null; };
-      return ['import', '"std/transformer"', '8192', 'token', '# GQA'].map(colour);
-    });
+    const colours = await coloursOf(page0, ['import', '"std/transformer"', '8192', 'token', '# GQA']);
     assert.deepEqual(colours, ['rgb(123, 45, 139)', 'rgb(138, 59, 18)', 'rgb(26, 95, 180)', 'rgb(26, 127, 100)', 'rgb(95, 107, 95)']);
     // The first evaluation asks for the values alone; the next, at once, for
     // the formulas: each tooltip then shows its numbers, an input looks like one.
