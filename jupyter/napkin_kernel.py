@@ -23,6 +23,7 @@ from napkin_cells import Cell, FileText, Translator, split_cell  # noqa: E402
 from napkin_render import CellResult  # noqa: E402
 from napkin_runner import CellError, RunFailure, Runner, find_binary, napkin_version  # noqa: E402
 from napkin_magics import MAGICS, run_magic, parse as parse_magic  # noqa: E402
+import napkin_messages as messages  # noqa: E402
 
 
 class Evaluation:
@@ -57,6 +58,7 @@ class NapkinKernel(Kernel):
         self.cache = {}
         self.names = []
         self.executions = 0
+        self.bad_metadata = None  # the metadata of the request in hand, where it is not an object
         self.language_info = dict(self.language_info, version=napkin_version())
 
     @property
@@ -101,20 +103,32 @@ class NapkinKernel(Kernel):
 
     # ---- the protocol -----------------------------------------------------------------
 
+    def execute_request(self, stream, ident, parent):
+        # ipykernel reads metadata.cellId itself and fails, sending no reply at all, where the
+        # metadata is not an object: such a request reaches do_execute without it, to be refused.
+        metadata = parent.get("metadata")
+        self.bad_metadata = metadata if metadata is not None and not isinstance(metadata, dict) else None
+        if self.bad_metadata is not None:
+            parent["metadata"] = {}
+        return super().execute_request(stream, ident, parent)
+
     def do_execute(self, code, silent, store_history=True, user_expressions=None, allow_stdin=False, *,
                    cell_id=None):
         try:
-            self.forget_deleted_cells()
-            self.execute(code, silent, cell_id)
+            # Every field is checked before anything changes: a bad one refuses the whole request.
+            code, silent, key = messages.code_text(code), messages.is_silent(silent), messages.cell_key(cell_id)
+            metadata = self.bad_metadata if self.bad_metadata is not None else self.get_parent().get("metadata")
+            self.forget_cells(messages.deleted_cells(metadata))
+            self.execute(code, silent, key)
         except CellError as e:
-            return self.error_reply(e.ename, e.evalue, e.lines, silent)
+            return self.error_reply(e.ename, e.evalue, e.lines, bool(silent))
         except RunFailure as f:
-            return self.error_reply(f.ename, f.message, f.message.splitlines(), silent)
+            return self.error_reply(f.ename, f.message, f.message.splitlines(), bool(silent))
         except KeyboardInterrupt:
             return {"status": "abort", "execution_count": self.execution_count}
         except Exception as e:  # a fault of the kernel's own must not end the session
             lines = traceback.format_exc().splitlines()
-            return self.error_reply("KernelError", "the napkin kernel failed: %s" % e, lines, silent)
+            return self.error_reply("KernelError", "the napkin kernel failed: %s" % e, lines, bool(silent))
         return {"status": "ok", "execution_count": self.execution_count, "payload": [], "user_expressions": {}}
 
     def error_reply(self, ename, evalue, lines, silent):
@@ -123,12 +137,8 @@ class NapkinKernel(Kernel):
             self.send_response(self.iopub_socket, "error", content)
         return dict(content, status="error", execution_count=self.execution_count)
 
-    def forget_deleted_cells(self):
+    def forget_cells(self, deleted):
         """JupyterLab names the cells deleted since the last request; their definitions go."""
-        try:
-            deleted = set((self.get_parent().get("metadata") or {}).get("deletedCells") or [])
-        except Exception:
-            deleted = set()
         if deleted:
             self.cells = [c for c in self.cells if c.key not in deleted]
 
@@ -151,7 +161,7 @@ class NapkinKernel(Kernel):
             parse_magic(m)
         # Without a cell id (consoles, nbclient) every execution is a cell of its own.
         self.executions += 1
-        key = cell_id or "#%d" % self.executions
+        key = cell_id if cell_id is not None else "#%d" % self.executions
         failure = None
         if source:
             failure = self.run_source(Cell(key, self.execution_count, source), silent)
@@ -273,6 +283,10 @@ class NapkinKernel(Kernel):
     # ---- completion ---------------------------------------------------------------------
 
     def do_complete(self, code_text, cursor_pos):
+        try:
+            code_text, cursor_pos = messages.completion_request(code_text, cursor_pos)
+        except CellError as e:
+            return {"status": "error", "ename": e.ename, "evalue": e.evalue, "traceback": e.lines}
         start = cursor_pos
         while start > 0 and (code_text[start - 1].isalnum() or code_text[start - 1] in "_.%"):
             start -= 1

@@ -1,5 +1,6 @@
 """The kernel's magics: a line that starts with % runs a napkin command on
 the notebook's file (every cell run so far, this one included)."""
+import re
 import shlex
 
 from napkin_render import code
@@ -78,9 +79,19 @@ def command(kernel, args, file):
     if done.rc == 0:
         return done.out
     err = kernel.translator(file).diagnostics(done.err).strip() or "napkin %s exited %d" % (args[0], done.rc)
-    if args[0] == "handout" and ("subcommand" in err.lower() or "not expected" in err.lower()):
-        err = "this napkin has no `handout` command (`napkin --help` lists its commands)"
+    # An older napkin has no `handout` and says only that an argument was not expected, as it does
+    # of an option `handout` does not take: its list of commands tells the two apart. Otherwise
+    # napkin's own message is the problem, and the cell shows it.
+    if args[0] == "handout" and not has_command(kernel, "handout"):
+        missing = "this napkin has no `handout` command (`napkin --help` lists its commands)"
+        raise CellError("NapkinError", missing, [missing + "; it said:"] + err.splitlines())
     raise CellError("NapkinError", first_line(err), err.splitlines())
+
+
+def has_command(kernel, name):
+    """Whether `napkin --help` lists the command NAME (under Subcommands:, indented)."""
+    listed = kernel.runner.run(["--help"], "").out
+    return re.search(r"^  %s " % re.escape(name), listed, re.M) is not None
 
 
 def first_line(text):

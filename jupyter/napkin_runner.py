@@ -6,6 +6,8 @@ import signal
 import subprocess
 import tempfile
 
+from napkin_files import FileRefused, write_file
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Installed as PREFIX/share/napkin/jupyter/: the binary is PREFIX/bin/napkin.
 INSTALLED_BINARY = os.path.normpath(os.path.join(HERE, "..", "..", "..", "bin", "napkin"))
@@ -89,16 +91,20 @@ class Runner:
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
     def _write(self, source):
-        """The file's path, and its name as napkin is given it (relative in the working directory)."""
+        """The file's path, and its name as napkin is given it (relative in the working directory).
+        Written as napkin writes files (napkin_files): a link planted at the name is refused, never
+        followed; a folder that cannot be written sends the file to the kernel's own folder."""
         tmp = os.path.join(self.tmpdir, self.file_name)
+        failed = []
         for path, name in ((os.path.join(self.cwd, self.file_name), self.file_name), (tmp, tmp)):
             try:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(source)
+                write_file(path, source)
                 return path, name
-            except OSError:
-                continue
-        raise RunFailure("NapkinFileError", "could not write the notebook's file in %s or %s" % (self.cwd, self.tmpdir))
+            except FileRefused as e:
+                if e.unsafe:
+                    raise RunFailure("NapkinFileError", "the notebook's file was not written: " + e.message) from None
+                failed.append(e.message)
+        raise RunFailure("NapkinFileError", "could not write the notebook's file: " + "; ".join(failed))
 
     def run(self, args, source):
         """`napkin ARGS` with "{file}" in ARGS standing for the notebook's file."""

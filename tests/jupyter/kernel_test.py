@@ -128,6 +128,13 @@ expect("the time to read the weights once" in sheet and "read_time = ____" in sh
        "%%handout asks the question with its unit: %r" % sheet)
 expect("bw = 5.3 TB/s" in sheet, "%%handout keeps the given input: %r" % sheet)
 expect("377.4" not in sheet and "2 GB / bw" not in sheet, "%%handout shows no answer: %r" % sheet)
+# An option `napkin handout` does not take: the cell shows what napkin said, not that it has no handout.
+nb = notebook(["let x = 1", "%handout -o sheet.txt"], raises=(1,))
+execute(nb)
+e = outputs(nb.cells[1], "error")
+said = (e[0].evalue + "\n" + "\n".join(e[0].traceback)) if e else ""
+expect(e and e[0].ename == "NapkinError" and "error[E0800]" in e[0].evalue and "not expected" in e[0].evalue
+       and "-o" in e[0].evalue and "no `handout` command" not in said, "%%handout -o: napkin's own message: %r" % said)
 
 # ---- a relative import finds a file beside the notebook; the notebook's file does not stay there ----
 lab = os.path.join(os.environ["WORK"], "lab")
@@ -141,6 +148,32 @@ expect("twice = context · 2" in plain(nb.cells[0]) and "= 16,384 token" in plai
        "a cell imports a file beside the notebook: %r" % plain(nb.cells[0]))
 expect(os.listdir(lab) == ["lab_models.napkin"], "the notebook's file is not left beside it: %s" % os.listdir(lab))
 
+# ---- a link planted at the notebook file's name in a shared folder: refused, never written through ----
+course = os.path.join(os.environ["WORK"], "course")
+os.makedirs(course)
+victim = os.path.join(os.environ["WORK"], "victim.txt")
+with open(victim, "w", encoding="utf-8") as f:
+    f.write("the victim's own text\n")
+km, kc = start_new_kernel(kernel_name="napkin", cwd=course)
+try:
+    # Another user, knowing the kernel's process id, links its notebook file's name to the victim's file.
+    planted = os.path.join(course, ".napkin-notebook-%d.napkin" % km.provisioner.process.pid)
+    os.symlink(victim, planted)
+    reply = kc.execute("let a = 1", reply=True, timeout=60)["content"]
+    expect(reply["status"] == "error" and reply.get("ename") == "NapkinFileError"
+           and "%s is a symbolic link (to %s)" % (planted, victim) in reply.get("evalue", ""),
+           "the kernel refuses to write through a planted link: %s" % reply)
+    with open(victim, encoding="utf-8") as f:
+        expect(f.read() == "the victim's own text\n", "the linked file is not written")
+    os.unlink(planted)
+    reply = kc.execute("let a = 1", reply=True, timeout=60)["content"]
+    expect(reply["status"] == "ok", "without the link the cell runs: %s" % reply)
+    expect(os.listdir(course) == [], "nothing is left in the folder: %s" % os.listdir(course))
+finally:
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+    kc = km = None
+
 # nbgrader-style grading: without raises-exception, the failing check stops the run.
 try:
     execute(notebook(COURSE[:2] + [COURSE[4]]))
@@ -152,10 +185,14 @@ except CellExecutionError as e:
 km, kc = start_new_kernel(kernel_name="napkin")
 
 
-def run(source, cell_id=None):
-    msg = kc.session.msg("execute_request", {"code": source, "silent": False, "store_history": True,
-                                             "user_expressions": {}, "allow_stdin": False, "stop_on_error": False},
-                         metadata={"cellId": cell_id} if cell_id else {})
+def run(source, cell_id=None, metadata=None, **content):
+    """An execute_request with a cell id, or with METADATA and CONTENT fields as given (of any type)."""
+    content = dict({"code": source, "silent": False, "store_history": True, "user_expressions": {},
+                    "allow_stdin": False, "stop_on_error": False}, **content)
+    if metadata is None:
+        metadata = {"cellId": cell_id} if cell_id else {}
+    msg = kc.session.msg("execute_request", content)
+    msg["metadata"] = metadata  # as given: the session would merge it into an object
     kc.shell_channel.send(msg)
     started = time.time()
     reply = kc.get_shell_msg(timeout=60)
@@ -173,6 +210,8 @@ def run(source, cell_id=None):
             errors.append("\n".join(m["content"]["traceback"]))
         elif m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
             break
+    if not errors and reply["content"]["status"] == "error":  # a silent request's error is in its reply alone
+        errors.append(reply["content"].get("evalue", ""))
     return reply["content"]["status"], "".join(shown), "".join(errors), took
 
 
@@ -210,6 +249,32 @@ try:
     expect(status == "ok" and "= 15 GB" in out, "B again: %r" % out)
     status, out, err, _ = run("%nope", "F")
     expect(status == "error" and "no magic %nope" in err and "%explain NAME" in err, "an unknown magic: %r" % err)
+    # A request's fields of the wrong type are refused whole, naming the field; nothing changes.
+    # A cell id that is a list, once kept as a cell's key, made every later request naming
+    # deleted cells fail (a list in a set of ids); a string of deleted cells deleted each letter's.
+    for metadata, field in (({"cellId": ["G"]}, "metadata.cellId is a list, not a string"),
+                            ({"cellId": {"id": "G"}}, "metadata.cellId is an object, not a string"),
+                            ({"cellId": 7}, "metadata.cellId is a number, not a string"),
+                            ({"deletedCells": "AB"}, "metadata.deletedCells is a string, not a list of cell ids"),
+                            ({"deletedCells": {"A": 1}}, "metadata.deletedCells is an object, not a list"),
+                            ({"deletedCells": [["A"]]}, "metadata.deletedCells entry is a list, not a cell id"),
+                            (["A"], "the request's metadata is a list, not an object")):
+        status, out, err, _ = run("let g = 1", metadata=metadata)
+        expect(status == "error" and field in err and "the kernel ran nothing" in err and out == "",
+               "%r is refused: %r %r" % (metadata, err, out))
+        status, out, err, _ = run("%flat b", metadata={"cellId": "H", "deletedCells": ["no-such-cell"]})
+        expect(status == "ok" and "b = 5 GB · 3 = 15 GB" in out,
+               "after %r is refused, the cells are as they were: %r %r" % (metadata, out, err))
+    for content, field in (({"code": ["let g = 1"]}, "content.code is a list, not a string"),
+                           ({"silent": "no"}, "content.silent is a string, not true or false")):
+        status, out, err, _ = run("", "G", **content)
+        expect(status == "error" and field in err, "%r is refused: %r" % (content, err))
+    expect(run("let g = 1", "G")[0] == "ok", "a cell runs after the refusals")
+    reply = kc.complete("let x = b", cursor_pos="9", reply=True, timeout=20)["content"]
+    expect(reply["status"] == "error" and "content.cursor_pos is a string" in reply["evalue"],
+           "a completion request with a bad cursor is refused: %s" % reply)
+    reply = kc.complete("let x = b", cursor_pos=9, reply=True, timeout=20)["content"]
+    expect(reply["status"] == "ok" and "b" in reply["matches"], "completion answers after it: %s" % reply)
     # How long a cell takes: a new cell (two napkin runs at most) and a cell run again.
     times = [run("let t%d = b / (5.3 TB/s)" % i, "T%d" % i)[3] for i in range(10)]
     again = [run("let t0 = b / (3.35 TB/s)", "T0")[3] for _ in range(5)]
@@ -231,6 +296,14 @@ for binary, ename, words in ((os.path.join(os.environ["WORK"], "absent", "napkin
     e = outputs(nb.cells[0], "error")
     expect(e and e[0].ename == ename and words in e[0].evalue, "napkin %s: %r" % (words, e and e[0].evalue))
     expect("%explain NAME" in plain(nb.cells[1]), "the kernel still answers after napkin %s" % words)
+
+# ---- a napkin from before `handout`: the cell says so, with what napkin said -------------------
+os.environ["NAPKIN_BINARY"] = os.environ["NAPKIN_WITHOUT_HANDOUT"]
+nb = notebook(["let x = 1", "%handout"], raises=(1,))
+execute(nb)
+e = outputs(nb.cells[1], "error")
+expect(e and e[0].evalue.startswith("this napkin has no `handout` command") and
+       "not expected: handout" in "\n".join(e[0].traceback), "a napkin without handout: %r" % (e and e[0]))
 
 # ---- an interrupt stops a napkin that runs on: the cell is aborted, the kernel answers ----------
 os.environ["NAPKIN_BINARY"] = os.environ["SLOW_NAPKIN"]

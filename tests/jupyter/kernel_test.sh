@@ -20,10 +20,20 @@ cat >"$work/jupyter/kernels/napkin/kernel.json" <<JSON
 JSON
 printf '#!/bin/sh\nkill -SEGV $$\n' >"$work/crashing_napkin"
 printf '#!/bin/sh\nexec sleep 60\n' >"$work/slow_napkin"
-chmod +x "$work/crashing_napkin" "$work/slow_napkin"
+# napkin as it was before `handout`: not in its list of commands, an unexpected argument.
+cat >"$work/napkin_without_handout" <<SH
+#!/bin/sh
+case "\$1" in
+  handout) echo "error[E0800]: The following argument was not expected: handout" >&2; exit 2 ;;
+  --help) "$napkin" --help | grep -v '^  handout '; exit 0 ;;
+esac
+exec "$napkin" "\$@"
+SH
+chmod +x "$work/crashing_napkin" "$work/slow_napkin" "$work/napkin_without_handout"
 export JUPYTER_PATH=$work/jupyter JUPYTER_CONFIG_DIR=$work/config JUPYTER_DATA_DIR=$work/data \
   JUPYTER_RUNTIME_DIR=$work/runtime IPYTHONDIR=$work/ipython NAPKIN_BINARY=$napkin NAPKIN_NO_MEASURE=1 \
-  PYTHONDONTWRITEBYTECODE=1 WORK=$work SRC=$src CRASHING_NAPKIN=$work/crashing_napkin SLOW_NAPKIN=$work/slow_napkin PYDEVD_DISABLE_FILE_VALIDATION=1
+  PYTHONDONTWRITEBYTECODE=1 WORK=$work SRC=$src CRASHING_NAPKIN=$work/crashing_napkin SLOW_NAPKIN=$work/slow_napkin \
+  NAPKIN_WITHOUT_HANDOUT=$work/napkin_without_handout PYDEVD_DISABLE_FILE_VALIDATION=1
 cd "$work"
 if [ $# = 0 ]; then
   exec "$python" "$src/tests/jupyter/kernel_test.py"
