@@ -1,6 +1,6 @@
 // The playground: an editor on a napkin file, evaluated by napkin itself
 // (compiled to WebAssembly, embedded in the page) on every edit.
-import { EditorState } from '@codemirror/state';
+import { EditorState, Transaction } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection } from '@codemirror/view';
 import { defaultKeymap, history as undoHistory, historyKeymap } from '@codemirror/commands';
 import { setDiagnostics, lintGutter, lintKeymap } from '@codemirror/lint';
@@ -12,6 +12,7 @@ import { valuesField, setResults, buildDecorations } from './values.js';
 import { toDiagnostics, diagnosticBlocks } from './diagnostics.js';
 import { renderDerivation } from './derivation.js';
 import { encodeShare, decodeShare } from './share.js';
+import { StatusLine, evaluationStatus, shareNotice } from './status.js';
 import './playground.css';
 
 const DEFAULT_EXAMPLE = 'exercise1_size_a_model.napkin';
@@ -29,7 +30,7 @@ mark('scriptStart');
 const napkin = startNapkin(decodeBase64(document.getElementById('napkin-wasm').textContent), probe.marks);
 
 const $ = (id) => document.getElementById(id);
-const status = $('status');
+const status = new StatusLine($('status'));
 const problems = $('problems-list');
 const derivationPanel = $('derivation');
 const picker = $('examples');
@@ -84,7 +85,12 @@ const extensions = [
     { key: 'Mod-Enter', run: explainAtCursor },
     ...defaultKeymap, ...historyKeymap, ...lintKeymap,
   ]),
-  EditorView.updateListener.of((u) => { if (u.docChanged) schedule(); }),
+  EditorView.updateListener.of((u) => {
+    if (!u.docChanged) return;
+    // The reader's own edit (typing, a paste, an undo) ends a notice; a file opened by the page does not.
+    if (u.transactions.some((t) => t.annotation(Transaction.userEvent) !== undefined)) status.dismiss();
+    schedule();
+  }),
   EditorView.domEventHandlers({
     mousedown(e) {
       const t = e.target.closest && e.target.closest('.nv-value');
@@ -177,17 +183,7 @@ async function evaluate(brief = 'lines') {
 }
 
 function showStatus(report, r, ms) {
-  const parts = [`evaluated in ${ms.toFixed(1)} ms`];
-  if (!report) parts.push(`napkin stopped (exit status ${r.code})`);
-  else {
-    const n = (report.errors ?? []).length;
-    const checks = report.checks ?? [];
-    const passed = checks.filter((c) => c.passed === true).length;
-    // "no errors" only where nothing is listed under the editor.
-    if (n > 0 || passed === checks.length) parts.push(n === 0 ? 'no errors' : n === 1 ? '1 error' : `${n} errors`);
-    if (checks.length) parts.push(`${passed} of ${checks.length} checks pass`);
-  }
-  status.textContent = parts.join(' · ');
+  status.show(evaluationStatus(report, r, ms));
 }
 
 function gotoLine(n, select = null) {
@@ -268,6 +264,7 @@ for (const name of Object.keys(examples)) {
 }
 picker.addEventListener('change', () => {
   if (!picker.value) return;
+  status.dismiss();
   history.replaceState(null, '', location.pathname + location.search);
   open(picker.value, examples[picker.value]);
 });
@@ -288,18 +285,19 @@ derivationPanel.addEventListener('keydown', (e) => {
 });
 
 async function openFromLocation() {
+  status.dismiss();
   try {
     const shared = await decodeShare(location.hash);
     if (shared) return open(shared.name, shared.text);
   } catch (e) {
-    status.textContent = `This share link is damaged (${e.message}); opened the default example instead.`;
+    status.warn(shareNotice(e));
   }
   return open(DEFAULT_EXAMPLE, examples[DEFAULT_EXAMPLE]);
 }
 window.addEventListener('hashchange', () => { if (location.hash.includes('z=')) openFromLocation(); });
 
 async function start() {
-  status.textContent = 'loading napkin…';
+  status.show('loading napkin…');
   closeDerivation();
   napkin.ready.then((ms) => {
     probe.loadMs = ms;
@@ -308,6 +306,6 @@ async function start() {
 }
 probe.ready = start().catch((e) => {
   if (!view) makeEditor(EditorState.create({ doc: opening ?? '', extensions }));
-  status.textContent = `napkin could not start: ${e.message}`;
+  status.show(`napkin could not start: ${e.message}`);
   throw e;
 });

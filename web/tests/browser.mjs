@@ -7,10 +7,11 @@ import puppeteer from 'puppeteer-core';
 import http from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, normalize, resolve, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, normalize, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { webDir } from './files.mjs';
 
-export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export { webDir, example } from './files.mjs';
 export const distDir = resolve(process.env.NAPKIN_PLAYGROUND_DIST ?? join(webDir, 'dist'));
 export const pageFile = join(distDir, 'index.html');
 
@@ -85,9 +86,6 @@ export async function serve() {
 }
 
 export const fileUrl = () => pathToFileURL(pageFile).href;
-
-// An example's text, as the page's menu holds it.
-export const example = (name) => readFileSync(join(webDir, '../examples', name), 'utf8');
 
 // A screenshot of `page` as NAPKIN_SCREENSHOTS/NAME.png, where that is set
 // (Playwright's and puppeteer's pages take the same call).

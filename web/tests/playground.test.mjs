@@ -1,8 +1,9 @@
 // The playground in Chromium, opened from disk (file://) and from a static
 // server on 127.0.0.1: it opens with exercise 1 and evaluates it, an edit
 // moves a value, an error is underlined at its place, a click opens a
-// derivation, a share link opens the same file again, the examples menu
-// loads an example. Screenshots go to NAPKIN_SCREENSHOTS (when set).
+// derivation, a share link opens the same file again (a damaged one or one
+// past 16 MiB says so until the reader edits), the examples menu loads an
+// example. Screenshots go to NAPKIN_SCREENSHOTS (when set).
 //
 // Expected figures are the exercise's own (examples/exercise1_size_a_model.napkin):
 // d_head = d_model / heads = 6144 / 48 = 128, and 6144 / 96 = 64 with 96 heads;
@@ -10,6 +11,7 @@
 // 48 layers of 390,070,272 param and two 64,000 × 6,144 embeddings, 19,509,805,056 param.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { deflateRawSync } from 'node:zlib';
 import { launch, serve, fileUrl, openPlayground, requireDist, example, screenshot, coloursOf } from './browser.mjs';
 
 const exercise = example('exercise1_size_a_model.napkin');
@@ -194,12 +196,33 @@ for (const origin of ['file', 'http']) {
     assert.equal(await again.evaluate(() => window.napkinPlayground.doc()), edited);
     assert.equal(await value(again, 'parameters.d_head').textContent(), '64');
     assert.deepEqual(problems, []);
-    // A damaged link says so and opens the default example.
+    // A damaged link says so and opens the default example; the notice outlives both of the
+    // example's evaluations (values, then formulas) and goes when the reader edits.
     await again.goto(`${url()}#f=x.napkin&z=AAAA`);
     await again.reload();
-    await again.waitForFunction(() => window.napkinPlayground?.evaluations > 0);
+    await again.waitForFunction(() => window.napkinPlayground?.withFormulas > 0, null, { timeout: 20000 });
     assert.equal(await again.evaluate(() => window.napkinPlayground.doc()), exercise);
+    await again.waitForTimeout(300);
+    const status = again.locator('#status');
+    assert.match(await status.textContent(), /^This share link is damaged \(.+\); opened the default example instead\. · evaluated in /);
+    await shot(again, `${origin}-5-damaged-link`);
+    const evaluations = await again.evaluate(() => window.napkinPlayground.evaluations);
+    await endOf(again, 'heads           = 48');
+    await again.keyboard.type(' ');
+    await again.waitForFunction((n) => window.napkinPlayground.evaluations > n, evaluations);
+    assert.match(await status.textContent(), /^evaluated in /);
     await again.close();
+  });
+
+  test(`${origin}: a share link that inflates past 16 MiB is refused, and the reader told`, async () => {
+    // 200 MiB of one letter in a link of about 272,000 characters: the page stops inflating at 16 MiB.
+    const bomb = deflateRawSync(Buffer.alloc(200 * 1024 * 1024, 'a'), { level: 9 });
+    const { page, problems } = await openPlayground(browser.context, `${url()}#f=bomb.napkin&z=${bomb.toString('base64url')}`);
+    assert.equal(await page.evaluate(() => window.napkinPlayground.doc()), exercise);
+    assert.match(await page.locator('#status').textContent(),
+      /^This share link was not opened: the file it holds is larger than 16 MiB, the most napkin reads; opened the default example instead\. · /);
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 
   test(`${origin}: the examples menu opens each example`, async () => {
