@@ -10,7 +10,9 @@ namespace napkin::lsp {
 
 // Bytes in, whole message bodies out. A header block without a usable
 // Content-Length is dropped (its bytes skipped to the blank line), never a
-// reason to stop reading.
+// reason to stop reading. Whatever a bad frame leaves behind (its body, the
+// tail of a body longer than its length said) is skipped up to the next
+// `Content-Length:`, so one bad frame costs only itself.
 class Reader {
  public:
   void feed(std::string_view bytes) { buf_.append(bytes); }
@@ -31,5 +33,10 @@ std::string frame(std::string_view body);
 // skipped): the largest napkin file is 10 MB, and a JSON string of it at
 // most six times that.
 inline constexpr std::size_t kMaxBody = 64u << 20;
+
+// Headers are short: this many bytes with no blank line are noise, dropped
+// but for their last kHeaderTail bytes (the start of the next header may be
+// among them).
+inline constexpr std::size_t kMaxHeader = 64u << 10, kHeaderTail = 1u << 10;
 
 }  // namespace napkin::lsp

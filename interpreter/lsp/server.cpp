@@ -17,15 +17,50 @@ constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotFound = 
               kInternalError = -32603, kServerNotInitialized = -32002, kRequestFailed = -32803;
 
 // A request's answer failed: its code and message.
-struct Failure {
+struct Failure : std::runtime_error {
+  Failure(int c, const std::string& message) : std::runtime_error(message), code(c) {}
   int code;
-  std::string message;
 };
+
+// Deeper JSON than this is refused whole: copying and printing a value
+// recurse, and an LSP message nests a dozen levels at most.
+constexpr int kMaxDepth = 64;
+
+// A message body as JSON (discarded if it is not JSON). Containers deeper
+// than kMaxDepth are left out as they are read (the parser itself keeps its
+// own stack), and `too_deep` says so: the message is then refused.
+json parse_bounded(const std::string& body, bool& too_deep) {
+  too_deep = false;
+  const json::parser_callback_t cut = [&too_deep](int depth, json::parse_event_t event, json&) {
+    if (depth < kMaxDepth || (event != json::parse_event_t::object_start && event != json::parse_event_t::array_start))
+      return true;
+    too_deep = true;
+    return false;
+  };
+  return json::parse(body, cut, /*allow_exceptions=*/false);
+}
+
+// LSP ids are integers or strings; JSON-RPC allows null.
+bool usable_id(const json& id) { return id.is_number_integer() || id.is_string() || id.is_null(); }
 
 void send(std::string& out, const json& msg) { out += frame(msg.dump(-1, ' ', false, json::error_handler_t::replace)); }
 
 void respond_error(std::string& out, const json& id, int code, const std::string& message) {
   send(out, json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+}
+
+// window/logMessage: 1 error, 2 warning.
+void log(std::string& out, int type, const std::string& message) {
+  send(out, json{{"jsonrpc", "2.0"}, {"method", "window/logMessage"},
+                 {"params", {{"type", type}, {"message", "napkin lsp: " + message}}}});
+}
+
+// A document's version: an integer, or absent.
+long long version_of(const json& td, long long fallback) {
+  const auto v = td.find("version");
+  if (v == td.end() || v->is_null()) return fallback;
+  if (!v->is_number_integer()) throw Failure{kInvalidParams, "a document's version is an integer"};
+  return v->get<long long>();
 }
 
 // A position's line or character: a number, held to what an int can count
@@ -49,15 +84,27 @@ Server::Server(ServerOptions o) : opts_(std::move(o)) {
 std::string Server::receive(std::string_view bytes) {
   std::string out;
   reader_.feed(bytes);
-  while (!exited_)
-    if (auto body = reader_.next()) handle(*body, out);
-    else break;
+  while (!exited_) {
+    auto body = reader_.next();
+    if (reader_.dropped() != dropped_) {
+      dropped_ = reader_.dropped();
+      log(out, 2, fmt::format("skipped bytes that were not a message ({} times so far)", dropped_));
+    }
+    if (!body) break;
+    handle(*body, out);
+  }
   return out;
 }
 
 void Server::handle(const std::string& body, std::string& out) {
-  json msg = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  bool too_deep = false;
+  json msg = parse_bounded(body, too_deep);
   if (msg.is_discarded()) return respond_error(out, nullptr, kParseError, "the message is not JSON");
+  if (too_deep) {
+    const auto id = msg.is_object() ? msg.find("id") : msg.end();
+    return respond_error(out, id != msg.end() && usable_id(*id) ? *id : json(nullptr), kInvalidRequest,
+                         fmt::format("the message nests deeper than {} levels", kMaxDepth));
+  }
   if (!msg.is_object() || !msg.contains("method") || !msg["method"].is_string()) {
     if (msg.is_object() && msg.contains("id") && (msg.contains("result") || msg.contains("error")))
       return;  // the editor's answer to a request: the server sends none
@@ -69,24 +116,30 @@ void Server::handle(const std::string& body, std::string& out) {
 
 void Server::dispatch(const json& msg, std::string& out) {
   const std::string method = msg["method"];
-  const json params = msg.value("params", json::object());
+  static const json none = json::object();
+  const auto p = msg.find("params");
+  const json& params = p == msg.end() || p->is_null() ? none : *p;
+  // Every method napkin knows takes an object; `exit` is obeyed whatever comes with it.
+  const bool bad_params = !params.is_object() && method != "exit";
   if (!msg.contains("id")) {
     try {
+      if (bad_params) throw Failure{kInvalidParams, "params is an object"};
       notification(method, params, out);
     } catch (const std::exception& e) {
-      send(out, json{{"jsonrpc", "2.0"}, {"method", "window/logMessage"},
-                     {"params", {{"type", 1}, {"message", fmt::format("napkin lsp: {}: {}", method, e.what())}}}});
+      log(out, 1, fmt::format("{}: {}", method, e.what()));
     }
     return;
   }
-  const json id = msg["id"];
+  const json& id = msg["id"];
+  if (!usable_id(id)) return respond_error(out, nullptr, kInvalidRequest, "a request's id is an integer or a string");
   if (!initialized_ && method != "initialize")
     return respond_error(out, id, kServerNotInitialized, "the first request must be `initialize`");
   if (shutdown_) return respond_error(out, id, kInvalidRequest, "the server is shutting down: only `exit` remains");
+  if (bad_params) return respond_error(out, id, kInvalidParams, fmt::format("{}: params is an object", method));
   try {
     send(out, json{{"jsonrpc", "2.0"}, {"id", id}, {"result", request(method, params)}});
   } catch (const Failure& f) {
-    respond_error(out, id, f.code, f.message);
+    respond_error(out, id, f.code, f.what());
   } catch (const RequestFailed& e) {
     respond_error(out, id, kRequestFailed, e.what());
   } catch (const Error& e) {
@@ -106,16 +159,22 @@ Server::Document* Server::document(const json& params) {
 json Server::request(const std::string& method, const json& params) {
   if (method == "initialize") {
     if (initialized_) throw Failure{kInvalidRequest, "`initialize` was already received"};
-    initialized_ = true;
+    // Nothing changes until the parameters are read: a refused `initialize` may be sent again.
+    bool inlay_hints = false;
     if (const auto o = params.find("initializationOptions"); o != params.end() && o->is_object())
-      inlay_hints_ = o->value("inlayHints", false);
+      if (const auto h = o->find("inlayHints"); h != o->end() && !h->is_null()) {
+        if (!h->is_boolean()) throw Failure{kInvalidParams, "initializationOptions.inlayHints is true or false"};
+        inlay_hints = h->get<bool>();
+      }
+    initialized_ = true;
+    inlay_hints_ = inlay_hints;
     json caps{{"textDocumentSync", {{"openClose", true}, {"change", 1}}},
               {"hoverProvider", true},
               {"definitionProvider", true},
               {"completionProvider", {{"triggerCharacters", {"."}}}},
               {"documentSymbolProvider", true},
               {"documentFormattingProvider", true}};
-    if (inlay_hints_) caps["inlayHintProvider"] = true;
+    if (inlay_hints) caps["inlayHintProvider"] = true;
     return json{{"capabilities", caps}, {"serverInfo", {{"name", "napkin"}, {"version", kVersion}}}};
   }
   if (method == "shutdown") {
@@ -148,19 +207,21 @@ void Server::notification(const std::string& method, const json& params, std::st
     return;
   }
   if (!initialized_ || shutdown_) return;  // the protocol drops notifications then
+  // Each reads all its parameters before it changes a document: a wrong one leaves it as it was.
   if (method == "textDocument/didOpen") {
     const json& td = params.at("textDocument");
-    const std::string uri = td.at("uri");
-    Document& d = docs_[uri];
-    d.uri = uri;
-    d.path = uri_to_path(uri);
-    if (d.path.empty()) d.path = uri;
-    d.version = td.value("version", 0LL);
+    Document d;
+    d.uri = td.at("uri").get<std::string>();
+    d.path = uri_to_path(d.uri);
+    if (d.path.empty()) d.path = d.uri;
+    d.version = version_of(td, 0);
     update(d, td.at("text").get<std::string>(), out);
+    const std::string uri = d.uri;
+    docs_[uri] = std::move(d);
   } else if (method == "textDocument/didChange") {
     Document* d = document(params);
     if (!d) return;
-    d->version = params.at("textDocument").value("version", d->version);
+    const long long version = version_of(params.at("textDocument"), d->version);
     std::string text = d->text;
     for (const json& c : params.at("contentChanges")) {
       if (!c.contains("range")) {
@@ -173,9 +234,10 @@ void Server::notification(const std::string& method, const json& params, std::st
       const std::size_t e = lines.offset(position_of(r.at("end")));
       text = text.substr(0, b) + c.at("text").get<std::string>() + text.substr(std::max(b, e));
     }
+    d->version = version;
     update(*d, std::move(text), out);
   } else if (method == "textDocument/didClose") {
-    const std::string uri = params.at("textDocument").at("uri");
+    const std::string uri = params.at("textDocument").at("uri").get<std::string>();
     docs_.erase(uri);
     send(out, json{{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"},
                    {"params", {{"uri", uri}, {"diagnostics", json::array()}}}});
@@ -184,8 +246,8 @@ void Server::notification(const std::string& method, const json& params, std::st
 }
 
 void Server::update(Document& d, std::string text, std::string& out) {
+  auto a = analyse(opts_.options, d.path, text);
   d.text = std::move(text);
-  auto a = analyse(opts_.options, d.path, d.text);
   if (d.now && d.now->module) d.last_good = std::move(d.now);
   d.now = std::move(a);
   if (d.now->module) d.last_good.reset();

@@ -47,6 +47,7 @@ class Server {
 
   ServerOptions opts_;
   Reader reader_;
+  std::size_t dropped_ = 0;  // reader_.dropped() when last logged
   std::map<std::string, Document> docs_;
   bool initialized_ = false, shutdown_ = false, exited_ = false;
   bool inlay_hints_ = false;  // initializationOptions.inlayHints

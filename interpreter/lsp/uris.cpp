@@ -1,5 +1,6 @@
 #include "uris.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -51,8 +52,22 @@ std::string default_std_dir() {
   return (base / "napkin" / "std" / kVersion).generic_string();
 }
 
+bool std_module_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (std::size_t begin = 0; begin <= name.size();) {
+    const std::size_t end = std::min(name.find('/', begin), name.size());
+    const std::string_view part = name.substr(begin, end - begin);
+    if (part.empty() || part.front() == '.') return false;  // `a//b`, `/abs`, `..`, `.` and hidden names
+    for (unsigned char c : part)
+      if (!std::isalnum(c) && c != '_' && c != '-' && c != '.') return false;
+    begin = end + 1;
+  }
+  return true;
+}
+
 std::string std_file_uri(const SourceFile& module, const std::string& dir) {
   namespace fs = std::filesystem;
+  if (module.name.rfind("std/", 0) != 0 || !std_module_name(std::string_view(module.name).substr(4))) return "";
   const fs::path path = fs::path(dir) / (module.name.substr(4) + ".napkin");
   std::error_code ec;
   std::ifstream in(path, std::ios::binary);

@@ -4,8 +4,11 @@
 
 #include <string>
 
+#include <filesystem>
+
 #include "interpreter/lsp/framing.hpp"
 #include "interpreter/lsp/positions.hpp"
+#include "interpreter/lsp/uris.hpp"
 
 using napkin::lsp::LineIndex;
 using napkin::lsp::Position;
@@ -31,6 +34,46 @@ TEST_CASE("lsp framing: split, joined and broken messages", "[lsp]") {
   r.feed("Content-Length: 99999999999\r\n\r\n");  // past kMaxBody
   CHECK_FALSE(r.next());
   CHECK(r.dropped() == 3);
+}
+
+TEST_CASE("lsp framing: the frame after a bad one is read", "[lsp]") {
+  const std::string body = "{\"id\":1}", good = napkin::lsp::frame("{\"b\":22}");
+  for (const std::string& bad : {"Content-Length: -2\r\n\r\n" + body,         // a length that is no length
+                                 "X-Nothing: 1\r\n\r\n" + body,                 // no length, and a body
+                                 std::string(100'000, 'x') + body,               // noise with no blank line
+                                 "Content-Length: 99999999999999999999999\r\n\r\n" + body}) {
+    Reader r;
+    r.feed(bad);
+    for (std::size_t i = 0; i < good.size(); i += 5) {  // the good frame in pieces, its header split
+      r.feed(good.substr(i, 5));
+      if (i + 5 < good.size()) CHECK_FALSE(r.next());
+    }
+    CHECK(r.next() == std::string("{\"b\":22}"));
+    CHECK(r.dropped() >= 1);
+  }
+  Reader r;  // a length two bytes short: the short body, then the next frame whole
+  r.feed("Content-Length: 6\r\n\r\n" + body + good + good);
+  CHECK(r.next() == std::string("{\"id\":"));
+  CHECK(r.next() == std::string("{\"b\":22}"));
+  CHECK(r.next() == std::string("{\"b\":22}"));
+  CHECK(r.dropped() == 1);
+}
+
+TEST_CASE("lsp std copies: a module's name never leaves the folder", "[lsp]") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "napkin-lsp-std-names";
+  fs::remove_all(root);
+  const fs::path dir = root / "a" / "b";
+  for (const char* bad : {"std/../../x", "std/./../x", "std//abs", "std/a//b", "std/", "std/.hidden", "std/a\\..\\x",
+                          "std/a/..", "other/x"}) {
+    INFO(bad);
+    CHECK(napkin::lsp::std_file_uri(napkin::SourceFile{bad, "let x = 1\n", ""}, dir.string()).empty());
+  }
+  CHECK_FALSE(fs::exists(root));  // nothing written, not even the folder
+  const std::string uri = napkin::lsp::std_file_uri(napkin::SourceFile{"std/sub/m-1_v2.0", "let x = 1\n", ""}, dir.string());
+  CHECK(uri == napkin::lsp::path_to_uri(fs::absolute(dir / "sub" / "m-1_v2.0.napkin").lexically_normal().generic_string()));
+  CHECK(fs::exists(dir / "sub" / "m-1_v2.0.napkin"));
+  fs::remove_all(root);
 }
 
 TEST_CASE("lsp positions: UTF-16 code units both ways", "[lsp]") {
