@@ -108,7 +108,8 @@ void Server::handle(const std::string& body, std::string& out) {
   if (!msg.is_object() || !msg.contains("method") || !msg["method"].is_string()) {
     if (msg.is_object() && msg.contains("id") && (msg.contains("result") || msg.contains("error")))
       return;  // the editor's answer to a request: the server sends none
-    return respond_error(out, msg.is_object() && msg.contains("id") ? msg["id"] : json(nullptr), kInvalidRequest,
+    const bool has_id = msg.is_object() && msg.contains("id") && usable_id(msg["id"]);
+    return respond_error(out, has_id ? msg["id"] : json(nullptr), kInvalidRequest,
                          "a message is an object with a \"method\"");
   }
   dispatch(msg, out);
@@ -119,11 +120,8 @@ void Server::dispatch(const json& msg, std::string& out) {
   static const json none = json::object();
   const auto p = msg.find("params");
   const json& params = p == msg.end() || p->is_null() ? none : *p;
-  // Every method napkin knows takes an object; `exit` is obeyed whatever comes with it.
-  const bool bad_params = !params.is_object() && method != "exit";
   if (!msg.contains("id")) {
     try {
-      if (bad_params) throw Failure{kInvalidParams, "params is an object"};
       notification(method, params, out);
     } catch (const std::exception& e) {
       log(out, 1, fmt::format("{}: {}", method, e.what()));
@@ -135,7 +133,8 @@ void Server::dispatch(const json& msg, std::string& out) {
   if (!initialized_ && method != "initialize")
     return respond_error(out, id, kServerNotInitialized, "the first request must be `initialize`");
   if (shutdown_) return respond_error(out, id, kInvalidRequest, "the server is shutting down: only `exit` remains");
-  if (bad_params) return respond_error(out, id, kInvalidParams, fmt::format("{}: params is an object", method));
+  // Every request napkin answers takes an object.
+  if (!params.is_object()) return respond_error(out, id, kInvalidParams, fmt::format("{}: params is an object", method));
   try {
     send(out, json{{"jsonrpc", "2.0"}, {"id", id}, {"result", request(method, params)}});
   } catch (const Failure& f) {

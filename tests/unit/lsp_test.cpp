@@ -1,10 +1,11 @@
 // The language server's byte and position layers: framing read from
-// arbitrary chunks, and UTF-16 positions against UTF-8 offsets.
+// arbitrary chunks (and back in step after a bad frame), UTF-16 positions
+// against UTF-8 offsets, and where the std modules' copies may be written.
 #include <catch2/catch.hpp>
-
-#include <string>
+#include <unistd.h>
 
 #include <filesystem>
+#include <string>
 
 #include "interpreter/lsp/framing.hpp"
 #include "interpreter/lsp/positions.hpp"
@@ -61,11 +62,13 @@ TEST_CASE("lsp framing: the frame after a bad one is read", "[lsp]") {
 
 TEST_CASE("lsp std copies: a module's name never leaves the folder", "[lsp]") {
   namespace fs = std::filesystem;
-  const fs::path root = fs::temp_directory_path() / "napkin-lsp-std-names";
+  const fs::path root = fs::temp_directory_path() / ("napkin-lsp-std-names-" + std::to_string(::getpid()));
   fs::remove_all(root);
   const fs::path dir = root / "a" / "b";
-  for (const char* bad : {"std/../../x", "std/./../x", "std//abs", "std/a//b", "std/", "std/.hidden", "std/a\\..\\x",
-                          "std/a/..", "other/x"}) {
+  const std::string absolute = "std/" + (root / "abs").generic_string();  // inside `root`, so a failure writes nothing else
+  for (const std::string& bad : {std::string("std/../../x"), std::string("std/./../x"), absolute, std::string("std/a//b"),
+                                 std::string("std/"), std::string("std/.hidden"), std::string("std/a\\..\\x"),
+                                 std::string("std/a/.."), std::string("other/x")}) {
     INFO(bad);
     CHECK(napkin::lsp::std_file_uri(napkin::SourceFile{bad, "let x = 1\n", ""}, dir.string()).empty());
   }
