@@ -6,6 +6,12 @@
 
 namespace napkin {
 
+void normalize_source(std::string& text) {
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+  for (std::size_t i = text.find('\r'); i != std::string::npos; i = text.find('\r', i + 1))
+    if (i + 1 == text.size() || text[i + 1] != '\n') text[i] = '\n';
+}
+
 std::pair<int, int> SourceFile::line_col(std::size_t offset) const {
   if (line_starts.empty() || indexed_text != text.data() || indexed_size != text.size()) {
     // A line ends at \n, \r\n, or a lone \r (an old Mac file).

@@ -30,6 +30,14 @@ struct SourceFile {
   mutable std::size_t indexed_size = 0;
 };
 
+// Source text as every part of napkin reads it. A lone carriage return (a
+// classic Mac file) ends a line as a newline does: it becomes a LF, one byte
+// for one, so the grammar, comments, the formatter and every scanner see one
+// kind of line end (a CR before a LF stays). A byte-order mark at the start
+// is dropped, as editors drop it, so a title comment is the file's first
+// line. Every reader of source goes through this before any span is made.
+void normalize_source(std::string& text);
+
 struct Span {
   const SourceFile* file = nullptr;
   std::uint32_t begin = 0;

@@ -2,6 +2,7 @@
 
 #include <system_error>
 
+#include "interpreter/io/import_policy.hpp"
 #include "interpreter/io/read_source.hpp"
 #include "graded.hpp"
 #include "guarded.hpp"
@@ -12,6 +13,28 @@ namespace napkin::cli {
 
 namespace {
 
+// The file whose checks are run. Restricted, its checks see the builtins and
+// the standard library before anything the files it imports define: a
+// submission it imports cannot redefine `abs` or `kv_cache_bytes` for them.
+Module* checker(Interpreter& in, const std::string& file, const Common& c) {
+  Module* m = in.load_file(file);
+  if (c.restricted) {
+    m->builtins_first = true;
+    m->lookup_cache.clear();
+  }
+  return m;
+}
+
+// The text of a file whose checks are listed, errored, when it cannot be
+// run; restricted, read as the run would read it, or not at all: a link to
+// the reference must not list the reference's checks.
+std::string checks_text(const std::string& file, bool restricted) {
+  std::string text;
+  if (restricted ? read_restricted_file(file, text).has_value() : read_source(file, text, /*allow_pipe=*/false) != 0)
+    text.clear();
+  return text;
+}
+
 // The text the command line has shown since before check results were data:
 // failures with their derivations, passes with -v, a count at the end.
 Result check_text(const CheckArgs& a, const Common& common) {
@@ -21,7 +44,7 @@ Result check_text(const CheckArgs& a, const Common& common) {
     Common c = common;
     c.root_file = file;
     Result r = guarded(c, [&](Interpreter& in) {
-      Module* m = in.load_file(file);
+      Module* m = checker(in, file, c);
       ++loaded;
       // Every field the file defines is evaluated, not only what the checks
       // use: a file that cannot be evaluated never passes.
@@ -78,11 +101,9 @@ GradedFile graded_file(const std::string& file, const Common& common) {
   const Result r = guarded(c, [&](Interpreter& in) {
     Module* m = nullptr;
     try {
-      m = in.load_file(file);
+      m = checker(in, file, c);
     } catch (const Error& e) {
-      std::string text;
-      read_source(file, text, /*allow_pipe=*/false);
-      g = unrunnable(file, text, e.diagnostic());
+      g = unrunnable(file, checks_text(file, c.restricted), e.diagnostic());
       return Result{};
     }
     try {
@@ -93,7 +114,7 @@ GradedFile graded_file(const std::string& file, const Common& common) {
       for (const SolveReport& s : solve_statements(in, m, 0))
         if (s.error) g.errors.push_back(error_info(*s.error));
     } catch (const std::bad_alloc&) {
-      g = all_errored({file}, diagnose(std::current_exception(), c.restricted ? c.memory_limit : 0)).front();
+      g = all_errored({file}, diagnose(std::current_exception(), c.restricted ? c.memory_limit : 0), c.restricted).front();
     } catch (...) {  // what keeping going does not keep: the file's result, as data
       failed(diagnose(std::current_exception()));
     }
@@ -122,13 +143,9 @@ int graded_status(const std::vector<GradedFile>& files) {
   return code;
 }
 
-std::vector<GradedFile> all_errored(const std::vector<std::string>& files, const Diagnostic& d) {
+std::vector<GradedFile> all_errored(const std::vector<std::string>& files, const Diagnostic& d, bool restricted) {
   std::vector<GradedFile> out;
-  for (const auto& f : files) {
-    std::string text;
-    read_source(f, text, /*allow_pipe=*/false);
-    out.push_back(unrunnable(f, text, d));
-  }
+  for (const auto& f : files) out.push_back(unrunnable(f, checks_text(f, restricted), d));
   return out;
 }
 
@@ -148,7 +165,7 @@ void add_file_errors(GradedFile& g, const std::vector<Diagnostic>& errors) {
 Result cmd_check(const CheckArgs& a, const Common& c) {
   if (a.format == "text") return check_text(a, c);
   if (c.restricted && c.process_ends)
-    on_time_out(render_graded(all_errored(a.files, time_out_diagnostic(c.time_limit)), a.format, "napkin check"));
+    on_time_out(render_graded(all_errored(a.files, time_out_diagnostic(c.time_limit), c.restricted), a.format, "napkin check"));
   std::vector<GradedFile> files;
   for (const auto& f : a.files) files.push_back(graded_file(f, c));
   Result r;

@@ -32,7 +32,9 @@ GradedFile grade(Interpreter& ref, Module* ref_m, const GradeArgs& a, const Comm
     }
     try {
       const Report report = build_report(sub, sub_m, false, /*keep_going=*/true, Derivations::Results);
-      g.checks = graded_checks(sub, ref_m->ast, sub_m);
+      // The checks see the submission's answers and nothing else of it.
+      Module* scope = sub.grading_scope(*ref_m, sub_m);
+      g.checks = graded_checks(sub, ref_m->ast, scope);
       add_file_errors(g, report.errors);
       Comparison cmp(sub, sub_m, ref, ref_m);
       g.notes = cmp.changed_inputs();
@@ -43,7 +45,7 @@ GradedFile grade(Interpreter& ref, Module* ref_m, const GradeArgs& a, const Comm
         if (st.kind != ast::StmtKind::Check) continue;
         std::vector<Step> mine;
         try {
-          mine = Comparison::answers_of(sub.run_check(st, sub_m).trace);
+          mine = Comparison::answers_of(sub.run_check(st, scope).trace);
         } catch (const Error&) {
         }
         for (const Step& s : mine)

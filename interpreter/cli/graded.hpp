@@ -18,8 +18,9 @@ std::string render_graded(const std::vector<GradedFile>& files, const std::strin
 int graded_status(const std::vector<GradedFile>& files);
 
 // Each file's checks (found by parsing it alone) errored with `d`: what is
-// printed if the run is stopped (the time limit), or cannot start.
-std::vector<GradedFile> all_errored(const std::vector<std::string>& files, const Diagnostic& d);
+// printed if the run is stopped (the time limit), or cannot start. A
+// restricted run reads each as it would have run it (a link is refused).
+std::vector<GradedFile> all_errored(const std::vector<std::string>& files, const Diagnostic& d, bool restricted);
 
 // Errors of `errors` that no check of `g` already carries.
 void add_file_errors(GradedFile& g, const std::vector<Diagnostic>& errors);

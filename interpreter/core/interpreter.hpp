@@ -87,6 +87,11 @@ class Interpreter {
   // `scope`: the module whose names the check sees, when not its own file's
   // (`napkin grade` runs a reference's checks against a submission).
   CheckResult run_check(const ast::Stmt& check, Module* scope = nullptr);
+  // The scope `napkin grade` runs the reference's checks in (grading_scope.cpp):
+  // the names the reference gives its answers (records, lets) are the
+  // submission's; its functions, the standard library and the builtins are
+  // the reference's own, whatever the submission defines.
+  Module* grading_scope(const Module& reference, Module* submission);
   // Builtins are looked up by name after every scope.
   const Function* builtin(const std::string& name) const;
 

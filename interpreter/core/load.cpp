@@ -13,6 +13,7 @@
 #include "builtins.hpp"
 #include "declarations.hpp"
 #include "interpreter.hpp"
+#include "interpreter/io/import_policy.hpp"
 #include "interpreter/io/read_source.hpp"
 #include "stack_guard.hpp"
 #include "stdlib_files.hpp"
@@ -25,7 +26,11 @@ namespace fs = std::filesystem;
 
 Module* Interpreter::load_file(const std::string& path) {
   std::string text;
-  if (const int err = read_source(path, text, /*allow_pipe=*/true)) {
+  if (opts_.imports.restricted) {
+    // A submission is read as an import is: a symbolic link planted in its
+    // place (to /proc/self/environ, or to the reference) is refused unread.
+    if (auto refused = read_restricted_file(path, text)) throw Error(std::move(*refused));
+  } else if (const int err = read_source(path, text, /*allow_pipe=*/true)) {
     Diagnostic d;
     d.code = codes::io;
     d.message = fmt::format("cannot read {}: {}", path, read_error_text(err));
@@ -34,9 +39,10 @@ Module* Interpreter::load_file(const std::string& path) {
   const fs::path p(path);
   const std::string name = p.lexically_normal().generic_string();
   // A file named on the command line is read whatever its name; one whose
-  // name does not end in .napkin (a pipe, or anything else) is quoted in no
-  // diagnostic until it parses, and is refused if it is not text.
-  if (p.extension() == ".napkin") return load_source(name, std::move(text), p.parent_path().generic_string());
+  // name does not end in .napkin (a pipe, anything else, or a link to such a
+  // file) is quoted in no diagnostic until it parses, and is refused if it
+  // is not text.
+  if (named_as_source(path)) return load_source(name, std::move(text), p.parent_path().generic_string());
   if (const std::string why = not_text_reason(text); !why.empty()) {
     Diagnostic d;
     d.code = codes::not_source;
@@ -80,6 +86,11 @@ std::vector<std::string> Interpreter::std_modules() {
 }
 
 Module* Interpreter::load_std(const std::string& name) {
+  // A standard module's name is a plain name: `std/../x` would read a file
+  // beside --stdlib DIR, or anywhere, past the import policy.
+  if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+                          std::string::npos)
+    return nullptr;
   const std::string display = "std/" + name;
   if (auto it = loaded_.find(display); it != loaded_.end()) return it->second;
   auto file = std::make_unique<SourceFile>();
@@ -119,7 +130,7 @@ std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::St
   if (auto refused = read_import_source(opts_.imports, imp.name, fs::path(from->file->dir), ".napkin", imp.name_span,
                                         file->text)) {
     throw Error(std::move(*refused));
-  } else if (file->text.empty() && !fs::exists(p)) {
+  } else if (std::error_code ec; file->text.empty() && !fs::exists(fs::status(p, ec))) {
     Diagnostic d;
     d.code = codes::import_not_found;
     d.message = fmt::format("cannot find the file \"{}\" (looked for {})", imp.name, file->name);
@@ -138,6 +149,8 @@ Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const Compile
   if (static const std::string units = std::string("std/") + stdlib_names::units_module;
       key != units && !loaded_.count(units))
     load_std(stdlib_names::units_module);
+  // Text from an editor, the page or a notebook comes here without read_source.
+  if (!compiled) normalize_source(file->text);
   auto mod = std::make_unique<Module>();
   Module* m = mod.get();
   m->file = std::move(file);

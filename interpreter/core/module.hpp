@@ -47,6 +47,10 @@ struct Module {
   std::unordered_map<std::string, Binding*> lookup_cache;
   Env* env = nullptr;
   bool is_std = false;
+  // A grader's scope (the checks of `napkin grade`, a restricted checker's
+  // file): a name that the standard library or a builtin has is theirs, never
+  // one a file it imports defines, so a submission cannot redefine `abs`.
+  bool builtins_first = false;
 };
 
 }  // namespace napkin

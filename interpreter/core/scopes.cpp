@@ -51,8 +51,16 @@ Binding* Interpreter::find_binding(Module* m, const std::string& name) {
   if (auto it = m->own.find(name); it != m->own.end()) return it->second;
   if (auto it = m->lookup_cache.find(name); it != m->lookup_cache.end()) return it->second;
   Binding* found = nullptr;
-  for (Module* dep : m->imports)
-    if ((found = find_binding(dep, name))) break;
+  if (m->builtins_first) {
+    for (Module* dep : m->imports)
+      if (dep->is_std && (found = find_binding(dep, name))) break;
+    if (!found && !builtin(name))
+      for (Module* dep : m->imports)
+        if (!dep->is_std && (found = find_binding(dep, name))) break;
+  } else {
+    for (Module* dep : m->imports)
+      if ((found = find_binding(dep, name))) break;
+  }
   m->lookup_cache.emplace(name, found);
   return found;
 }

@@ -72,16 +72,42 @@ std::optional<Diagnostic> read_import_source(const ImportPolicy& policy, const s
   if (p.extension() != extension)
     return refusal(codes::not_source, at, fmt::format("\"{}\" is not {}: its name does not end in {}", written, kind, extension),
                    name_help);
+  // Every failure of the file system (a loop of links, a folder it may not
+  // read, a name past the system's limit) is an error at the import.
+  auto unreadable = [&](const std::error_code& why) {
+    text.clear();
+    // A name too long to show whole is shown by the caret, so the reason stays in view.
+    return refusal(codes::io, at,
+                   written.size() <= 80 ? fmt::format("cannot read the file \"{}\": {}", written, why.message())
+                                        : fmt::format("cannot read the file imported here: {}", why.message()),
+                   why == std::errc::too_many_symbolic_link_levels ? "a symbolic link on the way leads back to itself"
+                                                                     : "");
+  };
+  auto missing = [](const std::error_code& e) {
+    return e == std::errc::no_such_file_or_directory || e == std::errc::not_a_directory;
+  };
   std::error_code ec;
   const fs::file_status link = fs::symlink_status(p, ec);
+  if (ec && !missing(ec)) return unreadable(ec);
   if (ec || !fs::exists(link)) {
     text.clear();
     return std::nullopt;  // not there: the caller says so (E0600)
   }
   const fs::path real = fs::canonical(p, ec);
   if (ec) {
+    std::error_code followed;
+    const fs::file_status target = fs::status(p, followed);
+    if (!missing(ec)) return unreadable(ec);
+    if (!fs::exists(target) || followed) {
+      text.clear();
+      return std::nullopt;  // a link to nothing: not there
+    }
+    // A link to something with no name in the file system (/dev/stdin is
+    // /proc/self/fd/0, a pipe or a terminal): not a file napkin reads.
     text.clear();
-    return std::nullopt;  // a link to nothing: not there
+    return refusal(codes::not_source, at,
+                   fmt::format("\"{}\" is not {}: it is a symbolic link to something that is not a file", written, kind),
+                   name_help);
   }
   if (policy.restricted && !inside(real, policy.root))
     return refusal(codes::outside_folder, at,
@@ -104,6 +130,57 @@ std::optional<Diagnostic> read_import_source(const ImportPolicy& policy, const s
     text.clear();
     return refusal(codes::not_source, at, fmt::format("\"{}\" is not {}: {}", written, kind, why), name_help);
   }
+  return std::nullopt;
+}
+
+bool named_as_source(const std::string& path) {
+  const fs::path p(path);
+  if (p.extension() != ".napkin") return false;
+  std::error_code ec;
+  const fs::path real = fs::canonical(p, ec);
+  return !ec && real.extension() == ".napkin";
+}
+
+std::optional<Diagnostic> read_restricted_file(const std::string& path, std::string& text) {
+  text.clear();
+  auto refuse = [&](Code code, std::string message, std::string help) {
+    text.clear();
+    Diagnostic d;
+    d.code = code;
+    d.message = std::move(message);
+    d.help = std::move(help);
+    return std::optional<Diagnostic>(std::move(d));
+  };
+  const std::string shown = fs::path(path).lexically_normal().generic_string();
+  const std::string help = "a restricted run (napkin grade, --restricted) reads a submission that is a `.napkin` file of "
+                           "its own folder, not a symbolic link out of it";
+  std::error_code ec;
+  const fs::file_status link = fs::symlink_status(path, ec);
+  if (ec || !fs::exists(link))
+    return refuse(codes::io, fmt::format("cannot read {}: {}", shown, read_error_text(ec ? ec.value() : ENOENT)), "");
+  const fs::path real = fs::canonical(path, ec);
+  if (ec)
+    return refuse(codes::io, fmt::format("cannot read {}: {}", shown, read_error_text(ec.value())),
+                  link.type() == fs::file_type::symlink ? "it is a symbolic link that leads to no file napkin can read"
+                                                        : "");
+  if (!inside(real, import_root(path)))
+    return refuse(codes::outside_folder,
+                  fmt::format("{} is a symbolic link out of its folder, and this run is restricted", shown), help);
+  if (real.extension() != ".napkin" || fs::path(path).extension() != ".napkin")
+    return refuse(codes::not_source,
+                  fmt::format("{} is not napkin source: {}", shown,
+                              fs::path(path).extension() == ".napkin"
+                                  ? "it is a symbolic link to a file whose name does not end in .napkin"
+                                  : "its name does not end in .napkin"),
+                  help);
+  if (const int err = read_source(real.string(), text); err) {
+    if (err == kNotRegularFile)
+      return refuse(codes::not_source, fmt::format("{} is not napkin source: {}", shown, read_error_text(err)), help);
+    return refuse(codes::io, fmt::format("cannot read {}: {}", shown, read_error_text(err)), "");
+  }
+  if (text.size() > kMaxSourceBytes) return std::nullopt;  // the parser reports the size, quoting nothing
+  if (const std::string why = not_text_reason(text); !why.empty())
+    return refuse(codes::not_source, fmt::format("{} is not napkin source: {}", shown, why), help);
   return std::nullopt;
 }
 

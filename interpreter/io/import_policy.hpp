@@ -39,6 +39,18 @@ std::optional<Diagnostic> read_import_source(const ImportPolicy& policy, const s
                                              const std::filesystem::path& dir, std::string_view extension, Span at,
                                              std::string& text);
 
+// The file named on the command line of a restricted run (the submission,
+// or a checker beside it), read as an import is: a symbolic link must stay in
+// the folder that holds the name given and lead to a `.napkin` file; the file
+// must be a regular file (not a FIFO or a device) of text. A refusal (E0603,
+// E0604, or E0602 for a file that cannot be read) quotes nothing of it.
+std::optional<Diagnostic> read_restricted_file(const std::string& path, std::string& text);
+
+// Whether a diagnostic may quote the file named `path` before it has
+// parsed: its name ends in `.napkin` both as given and once every symbolic
+// link on the way is followed.
+bool named_as_source(const std::string& path);
+
 // Where `text` stops being source text (a NUL, a control byte, a byte that
 // is not UTF-8), and what was there, in words; "" when it is all text.
 std::string not_text_reason(std::string_view text);

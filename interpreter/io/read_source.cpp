@@ -42,6 +42,7 @@ int read_source(const std::string& path, std::string& text, bool allow_pipe, std
     text.append(buf, static_cast<std::size_t>(n));
   }
   ::close(fd);
+  normalize_source(text);
   return 0;
 }
 

@@ -169,8 +169,13 @@ struct Builder {
     } catch (const MissingInput& e) {
       needs = e.field();
     }
-    const bool answer = needs.empty() ? computed(formula, v) && (asked_if_computed || pin)
-                                      : formula && !is_literal(*formula) && asked_if_computed;
+    // A value a check pins is an answer whatever its formula (`2 * 3 * 7`,
+    // a literal): printing it would print the answer. An alias of a given
+    // (`tp = node.tp`) and a record stay given.
+    const bool pinned_answer = pin && !(formula && formula->kind == ExprKind::Name) &&
+                               v.kind != Value::Kind::Record && v.kind != Value::Kind::Function;
+    const bool answer = pinned_answer || (needs.empty() ? computed(formula, v) && asked_if_computed
+                                                        : formula && !is_literal(*formula) && asked_if_computed);
     if (answer) {
       it.kind = HandoutItem::Kind::Answer;
       if (v.kind == Value::Kind::Quantity && needs.empty()) {

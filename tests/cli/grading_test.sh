@@ -48,8 +48,10 @@ no_secret() {  # NAME: neither secret, nor a line of /etc/passwd, in the last ou
 attempt() {  # NAME IMPORT CODE [EXTRA ARGS]: a submission importing IMPORT is refused with CODE
   local name=$1 path=$2 code=$3
   shift 3
-  printf 'import "%s"\nscenario q1 {\n  x = 1\n}\ncheck q1.x == 1\n' "$path" >"$d/$name.napkin"
-  expect_match "restricted.$name" 2 "^$d/$name\\.napkin:1:8: error\\[$code\\]" err -- "$napkin" check --restricted "$d/$name.napkin" "$@"
+  # Its own name: writing to "$d/$name.napkin" would write through a link
+  # of the same name the case planted.
+  printf 'import "%s"\nscenario q1 {\n  x = 1\n}\ncheck q1.x == 1\n' "$path" >"$d/try_$name.napkin"
+  expect_match "restricted.$name" 2 "^$d/try_$name\\.napkin:1:8: error\\[$code\\]" err -- "$napkin" check --restricted "$d/try_$name.napkin" "$@"
   no_secret "restricted.$name.quiet"
 }
 attempt environ /proc/self/environ E0604
@@ -68,13 +70,13 @@ attempt fifo pipe.napkin E0603
 # source (the environment, /etc/passwd, a link to a text file, a FIFO), and
 # quote nothing; a .napkin file outside the folder is read, as before.
 for case in environ passwd text_link fifo; do
-  expect_match "always.$case" 2 'error\[E0603\]' err -- "$napkin" check "$d/$case.napkin"
+  expect_match "always.$case" 2 'error\[E0603\]' err -- "$napkin" check "$d/try_$case.napkin"
   no_secret "always.$case.quiet"
 done
-expect_match always.env_link 2 'is a symbolic link to a file whose name does not end in \.napkin' err -- "$napkin" run "$d/environ_link.napkin"
+expect_match always.env_link 2 'is a symbolic link to a file whose name does not end in \.napkin' err -- "$napkin" run "$d/try_environ_link.napkin"
 no_secret always.env_link.quiet
 # The outside file parses badly: its own line is shown, since it is napkin source.
-expect_match unrestricted.dotdot 2 'outside\.napkin:1:' err -- "$napkin" check "$d/dotdot.napkin"
+expect_match unrestricted.dotdot 2 'outside\.napkin:1:' err -- "$napkin" check "$d/try_dotdot.napkin"
 # A file named on the command line that is not napkin source: read, but no
 # line of it is quoted.
 expect_match top.passwd 2 '^/etc/passwd:1:[0-9]+: error\[E0100\]: /etc/passwd does not parse as napkin source' err -- "$napkin" run /etc/passwd
