@@ -183,13 +183,17 @@ struct Stmt {
   std::string check_name;
   Span check_name_span;
   std::string points_text;  // as written, "2" or "0.5"; "" when not written
-  double points = 1;
+  double points = 1;         // from 0 to kMaxCheckPoints
   // sweep TARGET(value) over vars show columns
   std::vector<SweepVar> sweep_vars;
   std::vector<Column> columns;
 
   Stmt(StmtKind k, Span s) : kind(k), span(s) {}
 };
+
+// The most a check may be worth (more is E0101 at the number): a grader's
+// sum over every check of every file stays an exact, finite number.
+inline constexpr double kMaxCheckPoints = 1'000'000;
 
 struct Module {
   std::vector<Stmt> statements;

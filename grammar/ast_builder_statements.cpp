@@ -254,6 +254,10 @@ void AstBuilder::check_stmt(Text b, Text e) {
   if (check_points_) {
     st.points_text = std::string(text(*check_points_));
     st.points = number(*check_points_);
+    if (st.points > ast::kMaxCheckPoints)
+      fail(codes::bad_number, span(*check_points_),
+           fmt::format("a check is worth at most 1,000,000 points, not {}", st.points),
+           "a grade's points are a share of the assignment: scale them down");
     check_points_.reset();
   }
   if (exprs_.size() == 3) {

@@ -165,7 +165,7 @@ void add_file_errors(GradedFile& g, const std::vector<Diagnostic>& errors) {
 Result cmd_check(const CheckArgs& a, const Common& c) {
   if (a.format == "text") return check_text(a, c);
   if (c.restricted && c.process_ends)
-    on_time_out(render_graded(all_errored(a.files, time_out_diagnostic(c.time_limit), c.restricted), a.format, "napkin check"));
+    on_stop([&](const Diagnostic& d) { return render_graded(all_errored(a.files, d, c.restricted), a.format, "napkin check"); }, a.format);
   std::vector<GradedFile> files;
   for (const auto& f : a.files) files.push_back(graded_file(f, c));
   Result r;

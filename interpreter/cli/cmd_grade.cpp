@@ -82,11 +82,12 @@ Result cmd_grade(const GradeArgs& a, const Common& c) {
   rc.root_file = a.reference;
   return guarded(rc, [&](Interpreter& ref) {
     Module* ref_m = ref.load_file(a.reference);
-    if (c.restricted && c.process_ends) {
-      GradedFile out = unrunnable(a.submission, std::string(ref_m->file->text), time_out_diagnostic(c.time_limit));
-      for (auto& ch : out.checks) ch.file = a.reference;
-      on_time_out(render_graded({out}, a.format, "napkin grade"));
-    }
+    if (c.restricted && c.process_ends)
+      on_stop([&](const Diagnostic& d) {
+        GradedFile out = unrunnable(a.submission, std::string(ref_m->file->text), d);
+        for (auto& ch : out.checks) ch.file = a.reference;
+        return render_graded({out}, a.format, "napkin grade");
+      }, a.format);
     // The reference must pass its own checks: a grade against a wrong
     // reference would be wrong.
     for (const auto& st : ref_m->ast.statements) {

@@ -3,6 +3,7 @@
 #include "interpreter/derivation/check_failure.hpp"
 #include "guarded.hpp"
 #include "host.hpp"
+#include "restricted.hpp"
 #include "solves.hpp"
 
 namespace napkin::cli {
@@ -25,6 +26,10 @@ CheckDisplay check_display(const std::string& checks) {
 }  // namespace
 
 Result cmd_run(const RunArgs& a, const Common& c) {
+  // A run stopped by a limit prints the document of a file that could not be run.
+  if (c.restricted && c.process_ends && (a.format == "json" || a.format == "toml"))
+    on_stop([&](const Diagnostic& d) { return a.format == "json" ? unloaded_report_json(d) : toml_writers(c).unloaded_report(d); },
+            a.format);
   return guarded(c, [&](Interpreter& in) {
     Module* m = nullptr;
     try {

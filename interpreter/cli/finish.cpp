@@ -8,6 +8,8 @@
 
 #include "grammar/diagnostic.hpp"
 #include "grammar/error_codes.hpp"
+#include "grammar/text_escape.hpp"
+#include "interpreter/output/escape.hpp"
 
 namespace napkin::cli {
 namespace {
@@ -21,6 +23,12 @@ int put(const std::string& s, std::FILE* f) {
 }
 
 }  // namespace
+
+std::string printed(std::string out, std::string_view format) {
+  if (format == "source" || format == "junit") return out;
+  if (format == "json" || format == "gradescope" || format == "toml") return document_controls(out);
+  return visible_controls(out);
+}
 
 int finish(const Result& r) {
   const int out_err = put(r.out, stdout);

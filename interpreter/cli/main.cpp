@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <fmt/format.h>
 
-#include "grammar/text_escape.hpp"
 #include "interpreter/output/output.hpp"
 #include "napkin/version.hpp"
 #include "choices.hpp"
@@ -324,30 +323,51 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   if (*grade_cmd) common.restricted = !unrestricted;
   if (*run_cmd) common.root_file = run.file;
-  if (common.restricted) bound_run(common.time_limit, common.memory_limit);
+  // The format of what stdout receives (printed, finish.hpp).
+  const std::string format = *run_cmd       ? run.format
+                             : *explain_cmd ? explain.format
+                             : *check_cmd   ? check.format
+                             : *grade_cmd   ? grade.format
+                             : *sweep_cmd   ? sweep.format
+                             : *quick_cmd   ? quick.format
+                             : *diff_cmd    ? diff.format
+                             : *solve_cmd   ? solve_args.format
+                             : *sens_cmd    ? sens.format
+                             : *handout_cmd ? handout.format
+                             : *layout_cmd  ? layout.format
+                             : *fmt_cmd     ? "source"
+                                            : "text";
+  // The formats whose commands print a document in place of a stopped run (restricted.hpp).
+  const bool stop_document = (*check_cmd && format != "text") || *grade_cmd ||
+                             (*run_cmd && (format == "json" || format == "toml"));
+  if (common.restricted) bound_run(common.time_limit, common.memory_limit, stop_document);
   Result r;
-  if (*run_cmd) r = cmd_run(run, common);
-  else if (*explain_cmd) r = cmd_explain(explain, common);
-  else if (*check_cmd) r = cmd_check(check, common);
-  else if (*grade_cmd) r = cmd_grade(grade, common);
-  else if (*eval_cmd) r = cmd_eval(eval, common);
-  else if (*sweep_cmd) r = cmd_sweep(sweep, common);
-  else if (*quick_cmd) r = cmd_quick(quick, common);
-  else if (*plot_cmd) {
-    plot.kind = *roofline_cmd ? "roofline" : "sweep";
-    r = cmd_plot(plot, common);
+  try {
+    if (*run_cmd) r = cmd_run(run, common);
+    else if (*explain_cmd) r = cmd_explain(explain, common);
+    else if (*check_cmd) r = cmd_check(check, common);
+    else if (*grade_cmd) r = cmd_grade(grade, common);
+    else if (*eval_cmd) r = cmd_eval(eval, common);
+    else if (*sweep_cmd) r = cmd_sweep(sweep, common);
+    else if (*quick_cmd) r = cmd_quick(quick, common);
+    else if (*plot_cmd) {
+      plot.kind = *roofline_cmd ? "roofline" : "sweep";
+      r = cmd_plot(plot, common);
+    }
+    else if (*diff_cmd) r = cmd_diff(diff, common);
+    else if (*fmt_cmd) r = cmd_fmt(fmt_args, common);
+    else if (*measure_cmd) r = cmd_measure(measure, common);
+    else if (*solve_cmd) r = cmd_solve(solve_args, common);
+    else if (*sens_cmd) r = cmd_sensitivity(sens, common);
+    else if (*handout_cmd) r = cmd_handout(handout, common);
+    else if (*layout_cmd) r = cmd_layout(layout, common);
+    else if (*lsp_cmd) r = cmd_lsp(lsp, common);
+    // What goes to stdout cannot drive the terminal (ESC, BEL, CSI), each
+    // format escaping in its own syntax.
+    r.out = printed(std::move(r.out), format);
+  } catch (...) {  // a result too big to render in the memory left, or what no command caught
+    r = napkin::cli::failed(napkin::cli::diagnose(std::current_exception(), common.restricted ? common.memory_limit : 0));
   }
-  else if (*diff_cmd) r = cmd_diff(diff, common);
-  else if (*fmt_cmd) r = cmd_fmt(fmt_args, common);
-  else if (*measure_cmd) r = cmd_measure(measure, common);
-  else if (*solve_cmd) r = cmd_solve(solve_args, common);
-  else if (*sens_cmd) r = cmd_sensitivity(sens, common);
-  else if (*handout_cmd) r = cmd_handout(handout, common);
-  else if (*layout_cmd) r = cmd_layout(layout, common);
-  else if (*lsp_cmd) r = cmd_lsp(lsp, common);
-  // What goes to stdout cannot drive the terminal (ESC, BEL, CSI): every
-  // control character but a newline or a tab is shown as its escape, as on
-  // stderr. Not `fmt`'s, which is the file's own source, byte for byte.
-  if (!*fmt_cmd) r.out = napkin::visible_controls(r.out);
+  if (common.restricted) r = settled(std::move(r));
   return finish(r);
 }

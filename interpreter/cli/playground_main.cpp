@@ -15,7 +15,6 @@
 #include <string_view>
 #include <vector>
 
-#include "grammar/text_escape.hpp"
 #include "interpreter/core/samples.hpp"
 #include "choices.hpp"
 #include "commands.hpp"
@@ -120,7 +119,7 @@ std::vector<std::string> page_formats() {
   return out;
 }
 
-Result run_command(const std::vector<std::string>& args, Common& common) {
+Result run_command(const std::vector<std::string>& args, Common& common, std::string& format) {
   RunArgs run;
   std::vector<Option> options = common_options(common);
   options.push_back({"--format", Option::Takes::Value,
@@ -141,10 +140,11 @@ Result run_command(const std::vector<std::string>& args, Common& common) {
   if (wrong.empty()) wrong = run_conflict(run);
   if (!wrong.empty()) return failed(napkin::unplaced(napkin::codes::usage, wrong, kCommands));
   common.root_file = run.file;
+  format = run.format;
   return cmd_run(run, common);
 }
 
-Result explain_command(const std::vector<std::string>& args, Common& common) {
+Result explain_command(const std::vector<std::string>& args, Common& common, std::string& format) {
   ExplainArgs explain;
   std::vector<Option> options = common_options(common);
   options.push_back({"--format", Option::Takes::Value,
@@ -157,6 +157,7 @@ Result explain_command(const std::vector<std::string>& args, Common& common) {
                      [&explain](const std::string&) { return (explain.sources = true, std::string()); }});
   if (std::string wrong = read("explain", args, {{"FILE", &explain.file}, {"NAME", &explain.name}}, options); !wrong.empty())
     return failed(napkin::unplaced(napkin::codes::usage, wrong, kCommands));
+  format = explain.format;
   return cmd_explain(explain, common);
 }
 
@@ -172,12 +173,13 @@ int main(int argc, char** argv) {
   common.host = &kPlaygroundHost;
   common.process_ends = true;
   Result r;
-  if (command == "run") r = run_command(args, common);
-  else if (command == "explain") r = explain_command(args, common);
+  std::string format = "text";
+  if (command == "run") r = run_command(args, common, format);
+  else if (command == "explain") r = explain_command(args, common, format);
   else
     r = failed(napkin::unplaced(napkin::codes::usage,
                                 command.empty() ? "a command is needed" : fmt::format("no command `{}` here", command),
                                 kCommands));
-  r.out = napkin::visible_controls(r.out);
+  r.out = printed(std::move(r.out), format);
   return finish(r);
 }

@@ -7,15 +7,36 @@
 #include <atomic>
 #include <csignal>
 #include <fmt/format.h>
+#include <new>
+
+#include "finish.hpp"
 
 namespace napkin::cli {
 
 namespace {
 
+// Who writes standard output. The time-out (a signal handler, maybe on
+// another thread) and the end of the run each claim it with one atomic
+// exchange; the loser never writes.
+enum Phase : int {
+  running,
+  expired,   // the time ran out before the stop document was ready: it is printed as soon as it is
+  decided,   // the run's own result is printed
+  stopping,  // the stop document is printed, then the process exits
+};
+std::atomic<int> g_phase{running};
+std::atomic<bool> g_document_follows{false};
+std::atomic<bool> g_out_of_memory{false};
+
 // Read by the signal handler: only these, and only write(2) and _exit(2),
 // which are safe there.
-std::atomic<const std::string*> g_out{nullptr};
-std::string g_message;
+std::atomic<const std::string*> g_time_out_document{nullptr};
+std::string g_time_out_message;
+// Read by on_stop() and settled() only.
+double g_seconds = 0;
+std::size_t g_mib = 0;
+std::string g_memory_document, g_memory_message;
+bool g_has_memory_document = false;
 
 void write_all(int fd, const char* p, std::size_t n) {
   while (n > 0) {
@@ -26,10 +47,35 @@ void write_all(int fd, const char* p, std::size_t n) {
   }
 }
 
-extern "C" void time_is_up(int) {
-  if (const std::string* out = g_out.load()) write_all(1, out->data(), out->size());
-  write_all(2, g_message.data(), g_message.size());
+// Called by whoever moved the phase to `stopping`.
+[[noreturn]] void stop_now() {
+  if (const std::string* out = g_time_out_document.load()) write_all(1, out->data(), out->size());
+  write_all(2, g_time_out_message.data(), g_time_out_message.size());
   ::_exit(2);
+}
+
+// The time ran out and no document is printed yet: print it if it is ready.
+void stop_if_expired() {
+  int p = expired;
+  if (g_phase.compare_exchange_strong(p, stopping)) stop_now();
+}
+
+extern "C" void time_is_up(int) {
+  int p = running;
+  if (g_document_follows.load() && !g_time_out_document.load()) {
+    if (!g_phase.compare_exchange_strong(p, expired)) return;
+    // on_stop may have stored the document since it was looked at.
+    if (g_time_out_document.load()) stop_if_expired();
+    return;
+  }
+  if (g_phase.compare_exchange_strong(p, stopping)) stop_now();
+}
+
+// Every operator new that fails comes here first: the failure is noted, so
+// that no command can catch it and print a shorter result as if whole.
+void allocation_failed() {
+  g_out_of_memory.store(true);
+  throw std::bad_alloc();
 }
 
 }  // namespace
@@ -50,16 +96,24 @@ Diagnostic memory_diagnostic(std::size_t mib) {
   return d;
 }
 
-void on_time_out(std::string stdout_text) {
+void on_stop(const std::function<std::string(const Diagnostic&)>& document, std::string_view format) {
   static std::string held[2];  // never freed while the handler may read one
   static int next = 0;
-  held[next] = std::move(stdout_text);
-  g_out.store(&held[next]);
+  g_memory_document = printed(document(memory_diagnostic(g_mib)), format);
+  g_has_memory_document = true;
+  held[next] = printed(document(time_out_diagnostic(g_seconds)), format);
+  g_time_out_document.store(&held[next]);
   next ^= 1;
+  stop_if_expired();
 }
 
-void bound_run(double seconds, std::size_t mib) {
-  g_message = render(time_out_diagnostic(seconds));
+void bound_run(double seconds, std::size_t mib, bool document_follows) {
+  g_seconds = seconds;
+  g_mib = mib;
+  g_time_out_message = render(time_out_diagnostic(seconds));
+  g_memory_message = render(memory_diagnostic(mib));
+  g_document_follows.store(document_follows);
+  std::set_new_handler(allocation_failed);
   struct sigaction sa {};
   sa.sa_handler = time_is_up;
   sigemptyset(&sa.sa_mask);
@@ -78,6 +132,25 @@ void bound_run(double seconds, std::size_t mib) {
   r.rlim_cur = r.rlim_max = static_cast<rlim_t>(mib) << 20;
   ::setrlimit(RLIMIT_AS, &r);
 #endif
+}
+
+Result settled(Result r) {
+  int p = running;
+  if (!g_phase.compare_exchange_strong(p, decided)) {
+    stop_if_expired();
+    for (;;) ::pause();  // another thread is printing the stop document, and ends the process
+  }
+  const itimerval off{};
+  ::setitimer(ITIMER_REAL, &off, nullptr);
+  if (!g_out_of_memory.load()) return r;
+  if (g_has_memory_document) {
+    r.out = std::move(g_memory_document);
+    r.err = std::move(g_memory_message);
+  } else if (r.err.find(g_memory_message) == std::string::npos) {
+    r.err += g_memory_message;
+  }
+  r.code = 2;
+  return r;
 }
 
 }  // namespace napkin::cli

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check_results.hpp"
+#include "escape.hpp"
 
 namespace napkin {
 
@@ -25,7 +26,8 @@ const char* status_text(CheckOutcome::Status s) {
 
 json number(double v) {
   v = std::round(v * 1e9) / 1e9;  // 0.1 + 0.2 points is 0.3
-  if (v == static_cast<double>(static_cast<long long>(v))) return static_cast<long long>(v);
+  // Points are bounded (kMaxCheckPoints), so a sum is far inside a long long.
+  if (std::abs(v) < 0x1p53 && v == static_cast<double>(static_cast<long long>(v))) return static_cast<long long>(v);
   return v;
 }
 
@@ -54,25 +56,9 @@ std::string outcome_lines(const CheckOutcome& c) {
   return out;
 }
 
-// XML text: the five special characters escaped, and the characters XML 1.0
-// cannot hold at all (control characters) shown as U+FFFD.
-std::string xml(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if ((u < 0x20 && c != '\n' && c != '\t' && c != '\r') || u == 0x7F) out += "\uFFFD";
-        else out += c;
-    }
-  }
-  return out;
-}
+// Element text keeps its lines; an attribute is one line (escape.hpp).
+std::string xml(const std::string& s) { return xml_text(s, true); }
+std::string attr(const std::string& s) { return xml_text(s); }
 
 }  // namespace
 
@@ -157,19 +143,19 @@ std::string graded_junit(const std::vector<GradedFile>& files, const std::string
     std::string cases;
     for (const auto& c : f.checks) {
       ++t;
-      cases += fmt::format("    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{}\" time=\"0\">\n", xml(c.name),
-                           xml(f.file), xml(c.file), c.line);
+      cases += fmt::format("    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{}\" time=\"0\">\n", attr(c.name),
+                           attr(f.file), attr(c.file), c.line);
       cases += fmt::format("      <properties>\n        <property name=\"points\" value=\"{}\"/>\n"
                            "        <property name=\"score\" value=\"{}\"/>\n      </properties>\n",
                            show_points(c.points), show_points(c.score));
       if (c.status == CheckOutcome::Status::failed) {
         ++fl;
-        cases += fmt::format("      <failure message=\"{}\" type=\"E0500\">{}</failure>\n", xml(c.message),
+        cases += fmt::format("      <failure message=\"{}\" type=\"E0500\">{}</failure>\n", attr(c.message),
                              xml(outcome_lines(c)));
       } else if (c.status == CheckOutcome::Status::errored) {
         ++er;
-        cases += fmt::format("      <error message=\"{}\" type=\"{}\">{}</error>\n", xml(c.message),
-                             c.error ? xml(c.error->code) : "E0000", xml(outcome_lines(c)));
+        cases += fmt::format("      <error message=\"{}\" type=\"{}\">{}</error>\n", attr(c.message),
+                             c.error ? attr(c.error->code) : "E0000", xml(outcome_lines(c)));
       }
       cases += "    </testcase>\n";
     }
@@ -180,14 +166,14 @@ std::string graded_junit(const std::vector<GradedFile>& files, const std::string
     if (!notes.empty()) cases += "    <system-out>" + xml(notes) + "</system-out>\n";
     if (!err.empty()) cases += "    <system-err>" + xml(err) + "</system-err>\n";
     suites += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\">\n{}  </testsuite>\n",
-                          xml(f.file), t, fl, er, cases);
+                          attr(f.file), t, fl, er, cases);
     tests += t;
     failures += fl;
     errors += er;
   }
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" "
                      "errors=\"{}\">\n{}</testsuites>\n",
-                     xml(title), tests, failures, errors, suites);
+                     attr(title), tests, failures, errors, suites);
 }
 
 std::string graded_text(const std::vector<GradedFile>& files) {

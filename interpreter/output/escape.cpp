@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "grammar/text_escape.hpp"
+#include "grammar/utf8.hpp"
 
 namespace napkin {
 namespace {
@@ -52,10 +55,12 @@ std::string markdown_block(std::string_view text, const std::string& indent) {
   return out + indent + fence + "\n";
 }
 
-std::string xml_text(std::string_view s) {
+std::string xml_text(std::string_view s, bool keep_lines) {
+  // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are valid UTF-8 but not XML
+  // characters: shown as escapes before the controls are.
   std::string out;
+  out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
-    // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are not XML characters.
     if (i + 2 < s.size() && s.substr(i, 2) == "\xEF\xBF" && (s[i + 2] == '\xBE' || s[i + 2] == '\xBF')) {
       out += s[i + 2] == '\xBE' ? "\\ufffe" : "\\uffff";
       i += 2;
@@ -64,7 +69,8 @@ std::string xml_text(std::string_view s) {
     out += s[i];
   }
   std::string escaped;
-  for (const char c : visible_controls(out, false)) {
+  escaped.reserve(out.size());
+  for (const char c : visible_controls(out, keep_lines)) {
     switch (c) {
       case '&': escaped += "&amp;"; break;
       case '<': escaped += "&lt;"; break;
@@ -74,6 +80,37 @@ std::string xml_text(std::string_view s) {
     }
   }
   return escaped;
+}
+
+std::string document_controls(std::string_view doc) {
+  std::string out;
+  out.reserve(doc.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(doc.data());
+  for (std::size_t i = 0; i < doc.size();) {
+    const unsigned char c = p[i];
+    if (c >= 0x20 && c < 0x7F) {  // most of a document: copied in runs
+      std::size_t run = i + 1;
+      while (run < doc.size() && p[run] >= 0x20 && p[run] < 0x7F) ++run;
+      out.append(doc.substr(i, run - i));
+      i = run;
+      continue;
+    }
+    const std::size_t len = utf8_sequence(p + i, doc.size() - i);
+    if (len == 0) {
+      out += "\uFFFD";
+      ++i;
+    } else if (c == 0x7F) {
+      out += "\\u007f";
+      ++i;
+    } else if (len == 2 && c == 0xC2 && p[i + 1] < 0xA0) {
+      out += fmt::format("\\u{:04x}", p[i + 1]);
+      i += 2;
+    } else {
+      out.append(doc.substr(i, len));
+      i += len;
+    }
+  }
+  return out;
 }
 
 }  // namespace napkin
