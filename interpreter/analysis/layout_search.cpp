@@ -44,6 +44,11 @@ double number_in(Interpreter& in, Module* m, Record* r, const std::string& what,
 
 bool whole(double x) { return std::floor(x) == x; }
 
+// Past this many candidates a search is refused before it is priced: each
+// costs about 150 bytes, and every layout of a 4,096-GPU cluster is some
+// thousands.
+constexpr std::size_t kMaxLayouts = 1'000'000;
+
 std::vector<double> divisors(double n) {
   std::vector<double> out;
   for (double d = 1; d <= n && d <= 1e6; ++d)
@@ -104,7 +109,12 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
         const double dp = out.gpus / (tp * pp * cp);
         if (!(dp >= 1 && whole(dp))) continue;
         for (double mb : mbs)
-          if (whole(batch / (dp * mb)) && batch / (dp * mb) >= 1) cands.push_back({{tp, pp, cp, dp, mb}});
+          if (whole(batch / (dp * mb)) && batch / (dp * mb) >= 1) {
+            if (cands.size() == kMaxLayouts)
+              usage(fmt::format("more than {} layouts of {} GPUs to try", kMaxLayouts, out.gpus),
+                    "name fewer degrees with --tp, --pp, --cp and --micro-batch");
+            cands.push_back({{tp, pp, cp, dp, mb}});
+          }
       }
   out.tried = cands.size();
   if (cands.empty())

@@ -1,6 +1,7 @@
 // `napkin layout`: a training plan's layouts, ranked (analysis/layout_search.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -9,16 +10,43 @@
 
 namespace napkin::cli {
 
+namespace {
+
+// A list of values to try, as the search takes it: each a whole number from
+// 1 to 1,000,000, each once (a value named again is the same layouts again),
+// and at most kMaxListed of them: no number up to 1,000,000 has more
+// divisors (720,720 has 240), so a longer list only names values that
+// cannot divide the cluster.
+constexpr std::size_t kMaxListed = 256;
+
+std::vector<double> values_to_try(const char* option, const std::vector<double>& list) {
+  std::vector<double> out;
+  for (double x : list) {
+    if (!(x >= 1 && std::floor(x) == x && x <= 1e6))
+      fail(codes::usage,
+           fmt::format("each value of {} must be a whole number from 1 to 1,000,000, but this is {}", option, x),
+           fmt::format("write the values to try, each once: `{} 1,2,4,8`", option));
+    if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+  }
+  if (out.size() > kMaxListed)
+    fail(codes::usage,
+         fmt::format("{} names {} different values; at most {} (no cluster of up to 1,000,000 GPUs has more divisors)",
+                     option, out.size(), kMaxListed),
+         fmt::format("name only the values that divide the cluster's GPUs, or leave {} out to try every one", option));
+  return out;
+}
+
+}  // namespace
+
 Result cmd_layout(const LayoutArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
-    for (const auto* list : {&a.tp, &a.pp, &a.cp, &a.micro_batch})
-      for (double x : *list)
-        if (!(x >= 1 && std::floor(x) == x && x <= 1e6))
-          fail(codes::usage, fmt::format("a degree or micro-batch must be a whole number from 1 to 1,000,000, not {}", x));
-    Module* m = in.load_file(a.file);
     LayoutSpec spec;
     spec.record = a.record;
-    spec.tp = a.tp, spec.pp = a.pp, spec.cp = a.cp, spec.micro_batch = a.micro_batch;
+    spec.tp = values_to_try("--tp", a.tp);
+    spec.pp = values_to_try("--pp", a.pp);
+    spec.cp = values_to_try("--cp", a.cp);
+    spec.micro_batch = values_to_try("--micro-batch", a.micro_batch);
+    Module* m = in.load_file(a.file);
     LayoutResult r = search_layouts(in, m, spec);
     const int code = r.ranked.empty() ? 1 : 0;  // nothing fits: like a failed check
     std::optional<LayoutResult> other;

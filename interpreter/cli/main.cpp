@@ -277,7 +277,7 @@ int main(int argc, char** argv) {
       "layout", "rank a training plan's parallel layouts by step time, dropping those that do not fit (docs/language.md)");
   layout_cmd->add_option("file", layout.file, "a .napkin file")->required();
   layout_cmd->add_option("plan", layout.record, "a std/plans training_plan, e.g. plan")->required();
-  layout_cmd->add_option("--top", layout.top, "layouts shown (default 5)")->check(CLI::PositiveNumber);
+  layout_cmd->add_option("--top", layout.top, "layouts shown (default 5)")->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   layout_cmd->add_option("--tp", layout.tp, "tensor-parallel degrees to try, e.g. 4,8 (default: every divisor inside a domain)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--pp", layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--cp", layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',')->type_name("N");

@@ -10,4 +10,9 @@ void add_builtin(Interpreter& in, const char* name, int min, int max, const char
                  Value (*f)(Interpreter&, const CallArgs&));
 // The builtins over ranges: prob, p5, p50, p95, ... (ranges.cpp).
 void register_range_builtins(Interpreter& in);
+// require(x, condition, domain) (require.cpp).
+void register_require(Interpreter& in);
+// Whether a field's formula states domains: a require() call or a list of them.
+namespace ast { struct Expr; }
+bool is_domain_formula(const ast::Expr& e);
 }  // namespace napkin

@@ -27,8 +27,10 @@ Value Interpreter::eval_call(const ast::Expr& e, Env* env) {
          fmt::format("only functions can be called, but this is {} ({})", describe_kind(callee), show(callee)));
   const Function& f = *callee.fn;
   if (f.builtin && f.name == "prob") return eval_probability(e, env);  // its argument is a condition per sample
+  if (f.builtin && f.name == "require") return eval_require(e, env);  // its first argument is a name, its place reported
   CallArgs args;
   args.call = &e;
+  args.env = env;
   args.values.reserve(e.items.size() - 1);
   args.nodes.reserve(e.items.size() - 1);
   const std::vector<std::string>& names = e.arg_names;  // parallel to the arguments
@@ -106,6 +108,11 @@ Value Interpreter::call_user(const Function& f, const CallArgs& args, const std:
     bound[slot] = &args.values[i];
   }
   TraceScope scope(*this, ct ? &ct->trace : nullptr);
+  calls_.push_back({fenv, &f, &args, &names});
+  struct Active {
+    std::vector<ActiveCall>& calls;
+    ~Active() { calls.pop_back(); }
+  } active{calls_};
   struct Depth {
     std::size_t& d;
     explicit Depth(std::size_t& x) : d(x) { ++d; }

@@ -125,6 +125,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   if (r->state.size() < r->slots().size()) [[unlikely]] {
     if (r->retired) fail(codes::internal, use, "a field of a retired sweep or solve point was asked for");
     r->state.resize(r->slots().size());
+    check_domains(r);
   }
   FieldState& st = r->state[i];
   if (st.status == FieldState::Status::Done) return st.value;

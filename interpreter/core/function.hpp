@@ -13,11 +13,13 @@ namespace napkin {
 
 class Interpreter;
 struct Module;
+struct Env;
 
 struct CallArgs {
   const ast::Expr* call = nullptr;     // the call expression, for spans
   std::vector<Value> values;
   std::vector<const ast::Expr*> nodes;  // the argument expressions
+  Env* env = nullptr;                   // the scope the call is written in
 };
 
 struct Function {

@@ -45,6 +45,7 @@ const char* kind_name(Value::Kind k) {
 Interpreter::Interpreter(Options opts) : opts_(std::move(opts)) {
   register_builtins(*this);
   register_range_builtins(*this);
+  register_require(*this);
   for (const Function& f : opts_.builtins) register_builtin(f);
 }
 Interpreter::~Interpreter() = default;

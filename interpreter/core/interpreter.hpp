@@ -278,6 +278,26 @@ class Interpreter {
   };
   std::unordered_map<const ast::Expr*, RangeDraw> range_draws_;
   Value call_user(const Function& f, const CallArgs& args, const std::vector<std::string>& names, CallTrace* ct);
+  // The user functions being called, innermost last: where require()
+  // finds the argument a parameter's value came from (require.cpp).
+  struct ActiveCall {
+    const Env* env;  // the function's scope
+    const Function* f;
+    const CallArgs* args;
+    const std::vector<std::string>* names;
+  };
+  std::vector<ActiveCall> calls_;
+  // `require(x, condition, "domain")` (require.cpp).
+  Value eval_require(const ast::Expr& call, Env* env);
+  struct Origin {
+    Span span;         // where the value was written
+    std::string what;  // "`plan.tp`", "the argument `n` of f(n)"; empty: the name itself
+    bool field = false;
+  };
+  Origin origin_of(const ast::Expr& node, Env* env);
+  // The record's domain fields (a formula that is a require() call or a
+  // list of them), evaluated when its first field is asked for.
+  void check_domains(Record* r);
   const DisplayUnit* written_unit(const ast::Expr& e);  // checks.cpp
   void record_trace(const ast::Expr& node, const Value& v, Record* rec, std::size_t idx, Binding* b) {
     if (trace_) trace_->entries.push_back({&node, v, rec, idx, b, nullptr});  // inline: off in sweeps, called per name

@@ -335,11 +335,31 @@ class Compiler {
     const Operand callee = head.kind == ast::ExprKind::Name ? name(head, s, true) : expr(head, s);
     if (!callee.constant || callee.value.kind != Value::Kind::Function) throw NotCompilable{};
     const Function& f = *callee.value.fn;
+    if (f.builtin && f.name == "require") return require(e, s);
     std::vector<Operand> args;
     args.reserve(e.items.size() - 1);
     for (std::size_t i = 1; i < e.items.size(); ++i) args.push_back(expr(*e.items[i], s));
     if (f.builtin) return builtin(e, f, args);
     return inline_call(e, f, args);
+  }
+
+  // `require(x, condition, domain)`: x divided by the condition (1 or 0),
+  // so a point outside the domain divides by zero and goes to the tree
+  // walker, which reports where its value was written.
+  Operand require(const ast::Expr& e, const Scope& s) {
+    if (e.items.size() != 4) throw NotCompilable{};
+    for (const auto& n : e.arg_names)
+      if (!n.empty()) throw NotCompilable{};
+    const Operand x = expr(*e.items[1], s);
+    const Operand c = expr(*e.items[2], s);
+    boolean(c);
+    if (c.constant) {
+      if (!c.value.b) throw NotCompilable{};
+      return x;
+    }
+    Value like = quantity(x);
+    like.samples = nullptr;
+    return emit(Op::Div, std::move(like), x, c);
   }
 
   Operand builtin(const ast::Expr& e, const Function& f, const std::vector<Operand>& args) {

@@ -30,4 +30,30 @@ expect_in layout.none.named "$tmp/out" '^not chosen: tp 8 · pp 1 '
 expect_match layout.not_plan 2 'has no field `tp`' err -- "$napkin" layout examples/uncertain_decode.napkin decode
 expect_match layout.bad_degree 2 'whole number from 1' err -- "$napkin" layout "$f" plan --tp 0
 expect_match layout.no_layout 2 'no layout of 512 GPUs' err -- "$napkin" layout "$f" plan --tp 3
+
+# The options' domains: each a usage error that says what to write.
+# --top 0 is refused in one short line, not answered with a range up to 1.8e308.
+expect_match layout.top_zero 2 'not in range 1 to 1000000' err -- "$napkin" layout "$f" plan --top 0
+expect_in layout.top_zero.short "$tmp/err" '^.{1,120}$'
+expect_match layout.fraction 2 '^error\[E0800\]: each value of --tp must be a whole number from 1 to 1,000,000, but this is 2\.5$' err -- "$napkin" layout "$f" plan --tp 2.5
+# 1,500 copies of one degree are that degree once: 1 layout, not 2,250,000.
+eights=$(printf '8,%.0s' $(seq 1500))8
+expect_match layout.duplicates 0 '; 1 layouts? tried, 0 not valid' out -- "$napkin" layout "$f" roomy --tp "$eights" --pp 4 --micro-batch 1
+expect_match layout.too_many 2 '^error\[E0800\]: --micro-batch names 300 different values; at most 256' err -- "$napkin" layout "$f" plan --micro-batch "$(seq -s, 1 300)"
+
+# The plan's domains (std/plans, std/cluster): a value outside one is an
+# error at the place it was written, before any layout is priced.
+cat >"$tmp/bad.napkin" <<'NAPKIN'
+import "std/plans"
+import "std/models"
+scenario half = dgx_h100 with { gpus_per_domain = 2.5, domains = 64 }
+scenario plan = training_plan with {
+  model = llama3_70b, cluster = half, global_batch = 1024, tokens_to_train = 15 Ttoken
+}
+scenario slow = plan with { cluster = dgx_h100 with { domains = 64, scale_out_bandwidth = -50 GB/s } }
+scenario lossy = plan with { cluster = dgx_h100 with { domains = 64 }, compute_efficiency = -40% }
+NAPKIN
+expect_match layout.fractional_domain 2 "^$tmp/bad.napkin:3:51: error\\[E0203\\]: \`half.gpus_per_domain\` must be a whole number of GPUs, at least 1, but it is 2\\.5$" err -- "$napkin" layout "$tmp/bad.napkin" plan
+expect_match layout.negative_bandwidth 2 "^$tmp/bad.napkin:7:91: error\\[E0203\\]: .*scale_out_bandwidth\` must be a bandwidth above 0 B/s" err -- "$napkin" layout "$tmp/bad.napkin" slow
+expect_match layout.negative_efficiency 2 "^$tmp/bad.napkin:8:93: error\\[E0203\\]: \`lossy.compute_efficiency\` must be above 0% and at most 100%, but it is -0\\.4$" err -- "$napkin" layout "$tmp/bad.napkin" lossy
 finish
