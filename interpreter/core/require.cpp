@@ -57,7 +57,7 @@ Interpreter::Origin Interpreter::origin_of(const ast::Expr& node, Env* env) {
           const Slot& slot = s->self->slots()[i];
           if (!slot.decl) return o;
           o.span = slot.decl->value ? slot.decl->value->span : slot.decl->span;
-          o.what = fmt::format("`{}.{}`", s->self->name.empty() ? "(record)" : s->self->name, name);
+          o.what = fmt::format("`{}`", frame_label(Frame{s->self, i, nullptr, Span{}}));
           o.field = true;
           return o;
         }
@@ -109,7 +109,8 @@ Value Interpreter::eval_require(const ast::Expr& call, Env* env) {
   d.labels.push_back({o.span, fmt::format("this is {}", show(x)), true});
   d.labels.push_back({call.items[2]->span, "its domain, stated here", false});
   if (!c.mask.empty())
-    d.notes.push_back(fmt::format("{} of its {} samples are outside the domain", outside, c.mask.size()));
+    d.notes.push_back(fmt::format("{} of its {} samples are outside the domain", show(Value::quantity(static_cast<double>(outside))),
+                                  show(Value::quantity(static_cast<double>(c.mask.size())))));
   d.help = fmt::format("give it a value that is {}", domain);
   throw Error(std::move(d));
 }
