@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <vector>
 
 #include "grammar/code_format.hpp"
 #include "grammar/parser.hpp"
@@ -33,6 +34,7 @@ inline Options options(const Common& c) {
 // tree, record and trace one at a time was a tenth of a short run. A
 // sanitizer build destroys it as usual, so that it still checks the frees.
 void leave_for_exit(std::unique_ptr<Interpreter> in);
+void leave_for_exit(std::vector<std::unique_ptr<Interpreter>> ins);  // all of them (napkin diff's two)
 
 // `memory_limit`: the MiB a restricted run may use (0: none). Whatever
 // stops `body` is turned into a Diagnostic by diagnose() and rendered; a

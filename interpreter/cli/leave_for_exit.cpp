@@ -1,4 +1,5 @@
 #include <memory>
+#include <vector>
 
 #include "guarded.hpp"
 
@@ -12,14 +13,21 @@
 
 namespace napkin::cli {
 
-void leave_for_exit(std::unique_ptr<Interpreter> in) {
+void leave_for_exit(std::vector<std::unique_ptr<Interpreter>> ins) {
 #ifndef NAPKIN_ASAN_BUILD
-  static Interpreter* kept = nullptr;  // still reachable at exit: not a leak to a checker
-  delete kept;                         // a second command in one process: the first's is done with
-  kept = in.release();
+  static std::vector<Interpreter*> kept;  // still reachable at exit: not a leak to a checker
+  for (Interpreter* in : kept) delete in;  // a second command in one process: the first's are done with
+  kept.clear();
+  for (auto& in : ins) kept.push_back(in.release());
 #else
-  in.reset();
+  ins.clear();
 #endif
+}
+
+void leave_for_exit(std::unique_ptr<Interpreter> in) {
+  std::vector<std::unique_ptr<Interpreter>> one;
+  one.push_back(std::move(in));
+  leave_for_exit(std::move(one));
 }
 
 }  // namespace napkin::cli

@@ -2,6 +2,7 @@
 // `napkin diff`: what changed between two versions of a file. Both are
 // evaluated in full; the inputs that changed are fields whose formula
 // changed, and every value is compared, largest relative change first.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,9 +18,13 @@ struct DiffSide {
   bool ok = false;       // and could compute it
   Value value;
   std::string needs;                // when !ok: the missing input
-  std::optional<Diagnostic> error;  // when !ok for another reason (a solve that found nothing)
+  // When !ok for another reason (a solve that found nothing); shared, as a
+  // row copies its sides and a Diagnostic is large beside the rest.
+  std::shared_ptr<const Diagnostic> error;
   std::string shown;    // "135.8 token/s", "needs peak_fp8", "error[E0503]: no solution in [1, 64]"
-  std::string formula;  // as written, `·` for `*`; "" for a declared input without a value
+  // The formula, null for a declared input without a value; its text (as
+  // written, `·` for `*`) is made only for a row that shows it.
+  const ast::Expr* formula = nullptr;
   bool literal = false;  // the formula is a literal: the value is the input itself
   std::string si_unit;   // "B/s": the dimension, for comparing and for JSON
   bool own = false;      // declared in the file itself, not inherited from a library record
