@@ -9,12 +9,9 @@ namespace {
 // Whether an expression names anything (a let, a record, a function) that
 // only the standard library could give it.
 bool names_something(const ast::Expr& e) {
-  if (e.kind == ast::ExprKind::Name) return true;
-  for (const auto& c : e.items)
-    if (names_something(*c)) return true;
-  for (const auto& f : e.fields)
-    if (f.value && names_something(*f.value)) return true;
-  return e.fallback && names_something(*e.fallback);
+  bool found = e.kind == ast::ExprKind::Name;
+  ast::for_each_child(e, [&](const ast::Expr& c) { found = found || names_something(c); });
+  return found;
 }
 
 }  // namespace

@@ -16,10 +16,7 @@ namespace {
 // The names an expression uses: not a member's name, not an argument's.
 void names_in(const ast::Expr& e, std::vector<std::string_view>& out) {
   if (e.kind == ast::ExprKind::Name) out.push_back(e.text);
-  for (const auto& c : e.items) names_in(*c, out);
-  for (const auto& f : e.fields)
-    if (f.value) names_in(*f.value, out);
-  if (e.fallback) names_in(*e.fallback, out);
+  ast::for_each_child(e, [&](const ast::Expr& c) { names_in(c, out); });
 }
 
 std::size_t std_index(std::string_view name) {

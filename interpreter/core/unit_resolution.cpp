@@ -55,8 +55,9 @@ void Interpreter::check_units(const std::vector<ast::FieldDecl>& fields) {
 
 void Interpreter::check_units(const ast::Expr& e) {
   if (e.unit) resolve_unit(*e.unit);
-  for (const auto& c : e.items) check_units(*c);
-  check_units(e.fields);
+  for (const auto& f : e.fields)
+    if (f.type.kind == ast::TypeKind::Unit) resolve_unit(f.type.unit);
+  ast::for_each_child(e, [&](const ast::Expr& c) { check_units(c); });
 }
 
 UnitDef Interpreter::resolve_unit(const ast::UnitExpr& u) {

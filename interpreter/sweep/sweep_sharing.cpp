@@ -5,10 +5,7 @@ namespace {
 
 void names_in(const ast::Expr& e, std::vector<const std::string*>& out) {
   if (e.kind == ast::ExprKind::Name) out.push_back(&e.text);
-  for (const auto& c : e.items) names_in(*c, out);
-  for (const auto& f : e.fields)
-    if (f.value) names_in(*f.value, out);
-  if (e.fallback) names_in(*e.fallback, out);
+  ast::for_each_child(e, [&](const ast::Expr& c) { names_in(c, out); });
 }
 
 }  // namespace

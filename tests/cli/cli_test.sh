@@ -66,5 +66,12 @@ expect_match usage.no_command 2 'A subcommand is required' err -- "$napkin"
 expect_match usage.bad_option 2 'unknown|not expected|Extras' err -- "$napkin" run --frobnicate x.napkin
 expect_match usage.bad_format 2 'format' err -- "$napkin" run "$tmp/plan.napkin" --format yaml
 expect_match io.missing_file 2 'E0602.*cannot read' err -- "$napkin" run "$tmp/nope.napkin"
+# A unit typo in a measure's fallback is E0200 when the file loads, on every
+# machine: with probes on (here, where the probe runs) as with them off.
+printf 'hardware h {\n  bw = measure(cpu.copy_bandwidth) else 3 XB/s\n}\n' >"$tmp/fallback_unit.napkin"
+expect_match units.fallback_probes_on 2 'fallback_unit\.napkin:2:43: error\[E0200\]: unknown unit `XB`' err -- \
+  env -u NAPKIN_NO_MEASURE HOME="$tmp" XDG_CACHE_HOME="$tmp/cache" "$napkin" check "$tmp/fallback_unit.napkin"
+expect_match units.fallback_probes_off 2 'fallback_unit\.napkin:2:43: error\[E0200\]' err -- \
+  "$napkin" check --no-measure "$tmp/fallback_unit.napkin"
 
 finish
