@@ -6,8 +6,10 @@
 #include <cmath>
 #include <memory>
 
+#include "interpreter/core/interpreter.hpp"
 #include "interpreter/core/record.hpp"
 #include "interpreter/core/suggest.hpp"
+#include "probe_model.hpp"
 
 namespace napkin::measure {
 
@@ -48,7 +50,8 @@ std::string bad_argument(const ProbeInfo& probe, const MeasureRequest& req) {
       return probe.args.empty() ? fmt::format("{} takes no arguments, but was given `{}`", probe.name, name)
                                 : fmt::format("{} has no argument `{}` (it takes {})", probe.name, name, names);
     std::string text;
-    if (arg->choices.empty()) {
+    if (arg->kind == ArgKind::Model) continue;  // read from the record by check_request
+    if (arg->whole()) {
       const bool whole = value.kind == Value::Kind::Quantity && arg_text(value, text);
       if (!whole || value.q.v < 1 || value.q.v > static_cast<double>(kMaxCount))
         return fmt::format("`{}` must be a whole number from 1 to {}", name, kMaxCount);
@@ -83,7 +86,13 @@ MeasureResult unknown(const std::string& name) {
 
 }  // namespace
 
-std::optional<CheckedRequest> check_request(const MeasureRequest& req, bool off, MeasureResult& r) {
+std::optional<CheckedRequest> check_request(Interpreter& in, const MeasureRequest& asked, bool off, MeasureResult& r) {
+  // `context = 8192 token` and `batch = 8 sequence` count as the numbers they are.
+  MeasureRequest req = asked;
+  for (auto& [name, value] : req.args)
+    for (const char* unit : {"token", "sequence"})
+      if (const auto dim = in.units().dimension(unit); dim && value.kind == Value::Kind::Quantity && value.q.dim == *dim)
+        value = Value::quantity(value.q.v, Dim{});
   const ProbeInfo* probe = find_probe(req.probe);
   if (!probe) {
     r = unknown(req.probe);
@@ -97,6 +106,20 @@ std::optional<CheckedRequest> check_request(const MeasureRequest& req, bool off,
   std::vector<std::pair<std::string, std::string>> given;
   for (const auto& [name, value] : req.args) {
     std::string text;
+    if (name == "model") {
+      const ModelArg model = model_arg(in, value, req.span);
+      if (!model.wrong.empty()) {
+        r.bad_argument = true;
+        r.reason = model.wrong;
+        return std::nullopt;
+      }
+      if (!model.cannot.empty()) {
+        r.reason = model.cannot;
+        return std::nullopt;
+      }
+      given.emplace_back(name, model.shape);
+      continue;
+    }
     if (!arg_text(value, text)) {
       r.reason = fmt::format("`{}` must be a name such as bf16, a string or a whole number", name);
       return std::nullopt;
@@ -122,9 +145,9 @@ std::optional<CheckedRequest> check_request(const MeasureRequest& req, bool off,
 }
 
 Prober unmeasured_prober() {
-  return [](Interpreter&, const MeasureRequest& req) {
+  return [](Interpreter& in, const MeasureRequest& req) {
     MeasureResult r;
-    if (check_request(req, /*off=*/false, r)) r.reason = "nothing is measured here";
+    if (check_request(in, req, /*off=*/false, r)) r.reason = "nothing is measured here";
     return r;
   };
 }

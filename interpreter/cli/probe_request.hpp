@@ -19,7 +19,8 @@ struct CheckedRequest {
 // The request to run, or nothing with `r` saying why not (r.unknown_probe,
 // r.bad_argument, or r.reason for a probe that cannot run: `off` is
 // --no-measure's).
-std::optional<CheckedRequest> check_request(const MeasureRequest& req, bool off, MeasureResult& r);
+// A model argument is read from its record through `in`.
+std::optional<CheckedRequest> check_request(Interpreter& in, const MeasureRequest& req, bool off, MeasureResult& r);
 
 // A prober that checks each request and runs none: where nothing can be
 // measured (the playground), measure(...) says why and takes its `else`,

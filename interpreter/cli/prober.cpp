@@ -22,9 +22,10 @@ struct State {
   std::map<std::string, MeasureResult> done;  // by device and key: a file asks once per run
 };
 
-MeasureResult answer(State& st, const MeasureRequest& req, const UnitTable& units) {
+MeasureResult answer(State& st, Interpreter& in, const MeasureRequest& req) {
+  const UnitTable& units = in.units();
   MeasureResult r;
-  const std::optional<CheckedRequest> checked = check_request(req, st.opts.off, r);
+  const std::optional<CheckedRequest> checked = check_request(in, req, st.opts.off, r);
   if (!checked) return r;
   const Request& request = checked->request;
   const std::string& device = checked->device;
@@ -70,7 +71,7 @@ ProberOptions ProberOptions::from(bool no_measure, bool remeasure) {
 Prober make_prober(ProberOptions o) {
   auto st = std::make_shared<State>();
   st->opts = std::move(o);
-  return [st](Interpreter& in, const MeasureRequest& req) { return answer(*st, req, in.units()); };
+  return [st](Interpreter& in, const MeasureRequest& req) { return answer(*st, in, req); };
 }
 
 Value to_value(const Measurement& m, const UnitTable& units) {

@@ -43,6 +43,7 @@ CpuBlas open_blas(const std::string& choice) {
     dlclose(handle);
     return b;
   }
+  b.sbgemm = reinterpret_cast<CpuBlas::Sbgemm>(dlsym(handle, "cblas_sbgemm"));
   b.set_threads = reinterpret_cast<void (*)(int)>(dlsym(handle, "openblas_set_num_threads"));
   b.get_threads = reinterpret_cast<int (*)()>(dlsym(handle, "openblas_get_num_threads"));
   // The handle stays open for the life of the process: the probe may run again.

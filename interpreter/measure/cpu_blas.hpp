@@ -8,7 +8,7 @@
 namespace napkin::measure {
 
 // CBLAS's enumerations, as the library's ABI passes them.
-enum : int { kCblasRowMajor = 101, kCblasNoTrans = 111 };
+enum : int { kCblasRowMajor = 101, kCblasNoTrans = 111, kCblasTrans = 112 };
 
 struct CpuBlas {
   bool found = false;
@@ -19,6 +19,11 @@ struct CpuBlas {
   using Sgemm = void (*)(int order, int transa, int transb, int m, int n, int k, float alpha, const float* a, int lda,
                          const float* b, int ldb, float beta, float* c, int ldc);
   Sgemm sgemm = nullptr;
+  // bf16 inputs (as their 16 bits), fp32 output: OpenBLAS built with
+  // BUILD_BFLOAT16 has it; Debian's 0.3.21 does not. Null when absent.
+  using Sbgemm = void (*)(int order, int transa, int transb, int m, int n, int k, float alpha, const unsigned short* a,
+                          int lda, const unsigned short* b, int ldb, float beta, float* c, int ldc);
+  Sbgemm sbgemm = nullptr;
   void (*set_threads)(int) = nullptr;  // null when the library has no such call
   int (*get_threads)() = nullptr;
 };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cpu_blas.hpp"
+#include "bf16.hpp"
 #include "cpu_info.hpp"
 #include "thread_team.hpp"
 #include "grammar/diagnostic.hpp"
@@ -88,6 +89,8 @@ NAPKIN_CLONES void gemm_rows(int n, const float* a, const float* b, float* c, in
   }
 }
 
+constexpr double kMaxMatmulFlops = 1.2e12;  // 8192³ is 1.1 TFLOP
+
 std::string instruction_set() {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
   __builtin_cpu_init();
@@ -100,12 +103,12 @@ std::string instruction_set() {
 
 }  // namespace
 
-std::string check_product(int n, const float* a, const float* b, const float* c) {
-  for (int k = 0; k < 16; ++k) {
-    const int i = (k * 7919) % n, j = (k * 104729 + 13) % n;
+std::string check_product(int m, int n, int k, const float* a, const float* b, const float* c) {
+  for (int s = 0; s < 16; ++s) {
+    const int i = (s * 7919) % m, j = (s * 104729 + 13) % n;
     double want = 0, scale = 0;
-    for (int p = 0; p < n; ++p) {
-      const double x = static_cast<double>(a[static_cast<std::size_t>(i) * n + p]) * b[static_cast<std::size_t>(p) * n + j];
+    for (int p = 0; p < k; ++p) {
+      const double x = static_cast<double>(a[static_cast<std::size_t>(i) * k + p]) * b[static_cast<std::size_t>(p) * n + j];
       want += x;
       scale += std::fabs(x);
     }
@@ -117,11 +120,42 @@ std::string check_product(int n, const float* a, const float* b, const float* c)
   return "";
 }
 
+std::string check_product(int n, const float* a, const float* b, const float* c) {
+  return check_product(n, n, n, a, b, c);
+}
+
 Measurement cpu_matmul(int threads, const Settings& s) {
   const int n = s.cpu_matmul_n > 0 ? s.cpu_matmul_n : 2048;
-  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  return cpu_matmul({n, n, n}, "fp32", threads, s);
+}
+
+Measurement cpu_matmul(const MatmulShape& shape, const std::string& dtype, int threads, const Settings& s) {
+  const int m = shape.m, n = shape.n, k = shape.k;
+  const bool bf16 = dtype == "bf16";
+  const double flops = 2.0 * m * static_cast<double>(n) * k;
+  const std::string size = m == n && n == k ? fmt::format("{}³", n) : fmt::format("{}×{} by {}×{}", m, k, k, n);
+  if (flops > kMaxMatmulFlops)
+    fail(codes::probe_unavailable,
+         fmt::format("a {} matmul is {:.3g} TFLOP a run, past the {:.3g} TFLOP that keeps a probe within seconds", size,
+                     flops / 1e12, kMaxMatmulFlops / 1e12));
+  const std::size_t ak = static_cast<std::size_t>(m) * k, bk = static_cast<std::size_t>(k) * n,
+                    cn = static_cast<std::size_t>(m) * n;
+  const double need = (ak + bk) * (bf16 ? 2.0 : 4.0) + (bf16 ? ak + bk + cn : cn) * 4.0;
+  const MemoryBudget budget = memory_budget(s);
+  if (need > static_cast<double>(budget.bytes))
+    fail(codes::probe_unavailable, fmt::format("a {} matmul needs {:.3g} GB, more than the {:.3g} GB napkin may use here ({})",
+                                               size, need / 1e9, budget.bytes / 1e9, budget.rule));
+
+  const CpuBlas& blas = cpu_blas(s.cpu_blas);
+  if (bf16 && !blas.sbgemm)
+    fail(codes::probe_unavailable,
+         blas.found ? fmt::format("{} has no cblas_sbgemm (OpenBLAS has it when built with BUILD_BFLOAT16)", blas.name)
+                    : fmt::format("a bf16 matmul needs a BLAS with cblas_sbgemm: {}", blas.reason));
+  if (!blas.found && !(m == n && n == k))
+    fail(codes::probe_unavailable, fmt::format("a {} matmul needs a BLAS (napkin's own kernel is square): {}", size, blas.reason));
+
   // C starts as NaN, so a run that leaves any checked entry unwritten fails the check.
-  std::vector<float> a(nn), b(nn), c(nn, std::numeric_limits<float>::quiet_NaN());
+  std::vector<float> a(ak), b(bk), c(cn, std::numeric_limits<float>::quiet_NaN());
   std::uint32_t seed = 12345;
   auto next = [&] {
     seed = seed * 1664525u + 1013904223u;
@@ -129,19 +163,31 @@ Measurement cpu_matmul(int threads, const Settings& s) {
   };
   for (auto& x : a) x = next();
   for (auto& x : b) x = next();
+  std::vector<std::uint16_t> a16, b16;
+  if (bf16) {
+    a16 = to_bf16(a);
+    b16 = to_bf16(b);
+    a = from_bf16(a16);  // the check multiplies what the kernel was given
+    b = from_bf16(b16);
+  }
 
-  const CpuBlas& blas = cpu_blas(s.cpu_blas);
   std::optional<ThreadTeam> team;
   std::function<void()> pass;
   std::string method;
   if (blas.found) {
     if (blas.set_threads) blas.set_threads(threads);
     const int used = blas.get_threads ? blas.get_threads() : threads;
-    pass = [&] {
-      blas.sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
-    };
-    method = fmt::format("cblas_sgemm from {} ({}), {}³ row-major, {} thread{}{}, FLOPs = 2n³", blas.name, blas.file, n,
-                         used, used == 1 ? "" : "s",
+    if (bf16)
+      pass = [&] {
+        blas.sbgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0f, a16.data(), k, b16.data(), n, 0.0f,
+                    c.data(), n);
+      };
+    else
+      pass = [&] {
+        blas.sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f, c.data(), n);
+      };
+    method = fmt::format("{} from {} ({}), {} row-major, {} thread{}{}, FLOPs = 2mnk", bf16 ? "cblas_sbgemm (bf16 in, fp32 out)" : "cblas_sgemm",
+                         blas.name, blas.file, size, used, used == 1 ? "" : "s",
                          used == threads ? "" : fmt::format(" (the library's most; {} asked)", threads));
   } else {
     team.emplace(threads);
@@ -154,31 +200,37 @@ Measurement cpu_matmul(int threads, const Settings& s) {
         if (r0 < r1) gemm_rows(n, a.data(), b.data(), c.data(), r0, r1);
       });
     };
-    method = fmt::format("napkin's blocked fp32 kernel (6×16 tile, {}), {}³, {} thread{}, FLOPs = 2n³; {}",
-                         instruction_set(), n, threads, threads == 1 ? "" : "s", blas.reason);
+    method = fmt::format("napkin's blocked fp32 kernel (6×16 tile, {}), {}, {} thread{}, FLOPs = 2mnk; {}",
+                         instruction_set(), size, threads, threads == 1 ? "" : "s", blas.reason);
   }
 
-  const double flops = 2.0 * n * static_cast<double>(n) * n;
+  // The first run starts threads and warms caches, and says how many runs
+  // make a sample long enough for the clock: a 64³ product takes microseconds.
+  const auto t0 = std::chrono::steady_clock::now();
+  pass();
+  const double first = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const int reps = static_cast<int>(std::clamp(std::ceil(2e-3 / std::max(first, 1e-9)), 1.0, 100000.0));
   std::vector<double> rates;
-  const int runs = 1 + std::max(3, s.cpu_runs / 2);
-  for (int r = 0; r < runs; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    pass();
-    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (r > 0) rates.push_back(flops / std::max(sec, 1e-9));  // the first run starts threads and warms caches
+  const int samples = std::max(3, s.cpu_runs / 2);
+  for (int r = 0; r < samples; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i) pass();
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
+    rates.push_back(flops / std::max(sec, 1e-9));
   }
-  if (std::string wrong = check_product(n, a.data(), b.data(), c.data()); !wrong.empty())
+  if (reps > 1) method += fmt::format("; {} products a sample", reps);
+  if (std::string wrong = check_product(m, n, k, a.data(), b.data(), c.data()); !wrong.empty())
     fail(codes::probe_unavailable, wrong);
 
-  Measurement m;
-  m.probe = "cpu.matmul_throughput";
-  m.variant = fmt::format("dtype=fp32,threads={}", threads);
-  m.unit = "FLOP/s";
-  m.device = cpu_info().device();
-  summarize(m, rates);
-  m.method = method;
-  m.measured_at = utc_now();
-  return m;
+  Measurement out;
+  out.probe = "cpu.matmul_throughput";
+  out.variant = fmt::format("dtype={},threads={}", dtype, threads);
+  out.unit = "FLOP/s";
+  out.device = cpu_info().device();
+  summarize(out, rates);
+  out.method = method;
+  out.measured_at = utc_now();
+  return out;
 }
 
 }  // namespace napkin::measure

@@ -5,7 +5,7 @@
 #ifndef NAPKIN_GPU_ABI_H
 #define NAPKIN_GPU_ABI_H
 
-#define NAPKIN_GPU_ABI_VERSION 1
+#define NAPKIN_GPU_ABI_VERSION 2
 #define NAPKIN_GPU_MAX_SAMPLES 64
 
 #ifdef __cplusplus
@@ -31,7 +31,9 @@ typedef struct {
 
 int napkin_gpu_abi_version(void);
 void napkin_gpu_device_info(napkin_gpu_device* out);
-/* probe: "copy_bandwidth", "matmul_throughput", ...; arg: "bf16", "pinned" or "". */
+/* probe: "copy_bandwidth", "matmul_throughput", "decode_step", ...; arg: the
+ * probe's arguments as napkin's cache key writes them, "dtype=bf16,n=2048",
+ * "model=NAME[L=..,d=..],batch=8,context=512,dtype=bf16", or "". */
 void napkin_gpu_run(const char* probe, const char* arg, napkin_gpu_result* out);
 
 #ifdef __cplusplus

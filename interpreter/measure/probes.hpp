@@ -11,10 +11,17 @@
 
 namespace napkin::measure {
 
+// What an argument takes: one of `choices`; a thread count (default: all);
+// a size, a whole number left out of the key unless given; a model, given
+// as a record and keyed by its shape (decode_shape.hpp).
+enum class ArgKind { Choice, Threads, Count, Model };
+
 struct ProbeArg {
   std::string name;                  // "dtype"
-  std::vector<std::string> choices;  // empty: a whole number ≥ 1
-  std::string fallback;              // the default; "" means "all threads"
+  std::vector<std::string> choices;  // for ArgKind::Choice
+  std::string fallback;              // the default; "" for threads means all, for a count or model none
+  ArgKind kind = ArgKind::Choice;
+  bool whole() const { return kind == ArgKind::Threads || kind == ArgKind::Count; }
 };
 
 struct ProbeInfo {
@@ -36,6 +43,7 @@ struct Request {
   std::string variant() const;  // "dtype=bf16", "threads=2" or ""
   std::string key() const;      // "gpu.matmul_throughput(dtype=bf16)"
   std::string arg(const std::string& name) const;
+  long count(const std::string& name, long otherwise) const;  // a whole-number argument, or `otherwise` when not given
 };
 
 // Fills in defaults and checks each value; returns "" or what is wrong.

@@ -9,10 +9,12 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "interpreter/measure/gpu_abi.h"
@@ -149,11 +151,42 @@ inline void fill_rates(napkin_gpu_result* out, const std::vector<double>& second
   out->ok = 1;
 }
 
+// A probe's arguments, "dtype=bf16,n=2048". A model's shape has commas
+// inside its brackets ("model=x[L=2,d=64],batch=1"): they do not split.
+class Args {
+ public:
+  explicit Args(const std::string& text) {
+    std::size_t at = 0;
+    while (at < text.size()) {
+      std::size_t end = at;
+      int depth = 0;
+      for (; end < text.size() && (text[end] != ',' || depth > 0); ++end) depth += text[end] == '[' ? 1 : text[end] == ']' ? -1 : 0;
+      const std::string item = text.substr(at, end - at);
+      const std::size_t eq = item.find('=');
+      if (eq != std::string::npos) pairs_.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+      at = end + 1;
+    }
+  }
+  std::string get(const std::string& key, const std::string& otherwise = "") const {
+    for (const auto& [k, v] : pairs_)
+      if (k == key) return v;
+    return otherwise;
+  }
+  long count(const std::string& key, long otherwise) const {
+    const std::string v = get(key);
+    return v.empty() ? otherwise : std::atol(v.c_str());
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> pairs_;
+};
+
 // The probes, one file each.
 void run_stream(const std::string& kind, napkin_gpu_result* out);
 void run_memcpy(napkin_gpu_result* out);
 void run_matvec(napkin_gpu_result* out);
-void run_matmul(const std::string& dtype, napkin_gpu_result* out);
+void run_matmul(const Args& args, napkin_gpu_result* out);
+void run_decode_step(const Args& args, napkin_gpu_result* out);
 void run_host_to_device(const std::string& memory, napkin_gpu_result* out);
 void run_launch_latency(napkin_gpu_result* out);
 void run_launch_interval(napkin_gpu_result* out);

@@ -70,7 +70,7 @@ struct LtObjects {
 
 // One (size, algorithm) pair, timed.
 struct Config {
-  int n = 0;
+  int m = 0, n = 0, k = 0;
   int rank = 0;     // its place in cuBLASLt's heuristic order, from 1
   int algo_id = -1;  // CUBLASLT_ALGO_CONFIG_ID
   std::vector<double> seconds;
@@ -86,20 +86,21 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 }
 
-// Sampled entries of D against the host, from the same (rounded) inputs.
-void check_product(const Type& t, int n, const unsigned char* a, const unsigned char* b, const unsigned char* d,
-                   int rank) {
-  std::vector<unsigned char> row(static_cast<std::size_t>(n) * t.in_bytes), col(row.size()), out(t.out_bytes);
+// Sampled entries of D (m×n) against the host, from the same (rounded)
+// inputs: A is stored k×m column-major (its column i is row i of Aᵀ), B k×n.
+void check_product(const Type& t, int m, int n, int kk, const unsigned char* a, const unsigned char* b,
+                   const unsigned char* d, int rank) {
+  std::vector<unsigned char> row(static_cast<std::size_t>(kk) * t.in_bytes), col(row.size()), out(t.out_bytes);
   for (int k = 0; k < 4; ++k) {
-    const int i = (k * 1237 + 5) % n, j = (k * 2749 + 11) % n;
-    NAPKIN_CUDA(cudaMemcpy(row.data(), a + static_cast<std::size_t>(i) * n * t.in_bytes, row.size(),
+    const int i = (k * 1237 + 5) % m, j = (k * 2749 + 11) % n;
+    NAPKIN_CUDA(cudaMemcpy(row.data(), a + static_cast<std::size_t>(i) * kk * t.in_bytes, row.size(),
                            cudaMemcpyDeviceToHost));
-    NAPKIN_CUDA(cudaMemcpy(col.data(), b + static_cast<std::size_t>(j) * n * t.in_bytes, col.size(),
+    NAPKIN_CUDA(cudaMemcpy(col.data(), b + static_cast<std::size_t>(j) * kk * t.in_bytes, col.size(),
                            cudaMemcpyDeviceToHost));
-    NAPKIN_CUDA(cudaMemcpy(out.data(), d + (static_cast<std::size_t>(j) * n + i) * t.out_bytes, t.out_bytes,
+    NAPKIN_CUDA(cudaMemcpy(out.data(), d + (static_cast<std::size_t>(j) * m + i) * t.out_bytes, t.out_bytes,
                            cudaMemcpyDeviceToHost));
     double want = 0, scale = 0;
-    for (int p = 0; p < n; ++p) {
+    for (int p = 0; p < kk; ++p) {
       const double x = to_double(t.in, row.data() + static_cast<std::size_t>(p) * t.in_bytes) *
                        to_double(t.in, col.data() + static_cast<std::size_t>(p) * t.in_bytes);
       want += x;
@@ -107,20 +108,25 @@ void check_product(const Type& t, int n, const unsigned char* a, const unsigned 
     }
     const double got = to_double(t.out, out.data());
     if (!std::isfinite(got) || scale == 0 || !(std::fabs(got - want) <= 0.002 * scale + 0.02 * std::fabs(want)))
-      throw Failure(strf("the %s product at %d³ (algorithm %d) is wrong at (%d, %d): %g instead of %g", t.name, n, rank,
-                         i, j, got, want));
+      throw Failure(strf("the %s product at %d×%d×%d (algorithm %d) is wrong at (%d, %d): %g instead of %g", t.name, m,
+                         n, kk, rank, i, j, got, want));
   }
+}
+
+std::string size_text(int m, int n, int k) {
+  return m == n && n == k ? strf("%d³", n) : strf("%d×%d×%d", m, n, k);
 }
 
 // D = op(A)·B with A stored k×m and transposed: the "TN" layout fp8 requires,
 // used for every type so they are compared like for like. Times each of
 // cuBLASLt's first kAlgorithms suggestions; one that fails to run is
 // skipped, noted in `skipped`.
-std::vector<Config> run_size(const Type& t, int n, double warmup_s, std::string& skipped) {
-  const std::size_t elems = static_cast<std::size_t>(n) * n;
-  DeviceBuffer<unsigned char> a(elems * t.in_bytes), b(elems * t.in_bytes), d(elems * t.out_bytes);
-  kernels::fill_random(t.in, a.get(), elems, 11, false);
-  kernels::fill_random(t.in, b.get(), elems, 23, false);
+std::vector<Config> run_size(const Type& t, int m, int n, int kk, double warmup_s, std::string& skipped) {
+  const std::size_t a_elems = static_cast<std::size_t>(kk) * m, b_elems = static_cast<std::size_t>(kk) * n,
+                    d_elems = static_cast<std::size_t>(m) * n;
+  DeviceBuffer<unsigned char> a(a_elems * t.in_bytes), b(b_elems * t.in_bytes), d(d_elems * t.out_bytes);
+  kernels::fill_random(t.in, a.get(), a_elems, 11, false);
+  kernels::fill_random(t.in, b.get(), b_elems, 23, false);
   NAPKIN_CUDA(cudaGetLastError());
   NAPKIN_CUDA(cudaDeviceSynchronize());
 
@@ -134,9 +140,9 @@ std::vector<Config> run_size(const Type& t, int n, double warmup_s, std::string&
     const std::int8_t fast = 1;
     NAPKIN_CUBLAS(cublasLtMatmulDescSetAttribute(o.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
   }
-  NAPKIN_CUBLAS(cublasLtMatrixLayoutCreate(&o.a, t.in, n, n, n));
-  NAPKIN_CUBLAS(cublasLtMatrixLayoutCreate(&o.b, t.in, n, n, n));
-  NAPKIN_CUBLAS(cublasLtMatrixLayoutCreate(&o.c, t.out, n, n, n));
+  NAPKIN_CUBLAS(cublasLtMatrixLayoutCreate(&o.a, t.in, kk, m, kk));
+  NAPKIN_CUBLAS(cublasLtMatrixLayoutCreate(&o.b, t.in, kk, n, kk));
+  NAPKIN_CUBLAS(cublasLtMatrixLayoutCreate(&o.c, t.out, m, n, m));
 
   const std::size_t workspace_bytes = std::size_t{64} << 20;
   DeviceBuffer<unsigned char> workspace(workspace_bytes);
@@ -153,7 +159,9 @@ std::vector<Config> run_size(const Type& t, int n, double warmup_s, std::string&
   for (int k = 0; k < found; ++k) {
     if (algos[k].state != CUBLAS_STATUS_SUCCESS) continue;
     Config c;
+    c.m = m;
     c.n = n;
+    c.k = kk;
     c.rank = k + 1;
     cublasLtMatmulAlgoConfigGetAttribute(&algos[k].algo, CUBLASLT_ALGO_CONFIG_ID, &c.algo_id, sizeof c.algo_id, nullptr);
     // All ones is NaN in every output type: an algorithm that writes nothing fails the check.
@@ -172,11 +180,11 @@ std::vector<Config> run_size(const Type& t, int n, double warmup_s, std::string&
       // A suggestion the library then refuses is its business, not a wrong
       // result; a CUDA error that poisons the context fails the next call.
       cudaGetLastError();
-      skipped += strf("%s%d³ algorithm %d: %s", skipped.empty() ? "" : "; ", n, c.rank, e.what());
+      skipped += strf("%s%s algorithm %d: %s", skipped.empty() ? "" : "; ", size_text(m, n, kk).c_str(), c.rank, e.what());
       continue;
     }
-    check_product(t, n, a.get(), b.get(), d.get(), c.rank);
-    c.median_rate = 2.0 * n * static_cast<double>(n) * n / median(c.seconds);
+    check_product(t, m, n, kk, a.get(), b.get(), d.get(), c.rank);
+    c.median_rate = 2.0 * m * static_cast<double>(n) * kk / median(c.seconds);
     out.push_back(std::move(c));
   }
   return out;
@@ -184,7 +192,8 @@ std::vector<Config> run_size(const Type& t, int n, double warmup_s, std::string&
 
 }  // namespace
 
-void run_matmul(const std::string& dtype, napkin_gpu_result* out) {
+void run_matmul(const Args& args, napkin_gpu_result* out) {
+  const std::string dtype = args.get("dtype", "bf16");
   const Type* t = nullptr;
   for (const Type& k : kTypes)
     if (dtype == k.name) t = &k;
@@ -196,19 +205,37 @@ void run_matmul(const std::string& dtype, napkin_gpu_result* out) {
   if (major * 10 + minor < t->min_cc)
     throw Failure(strf("this GPU (compute capability %d.%d) has no %s tensor cores", major, minor, t->name));
 
-  // The largest first, so the long warm-up happens where launches are longest.
+  // A size named (any of m, n, k; the others are n) is the only one timed;
+  // else the largest first, so the long warm-up happens where launches are longest.
+  struct Size {
+    int m, n, k;
+  };
+  std::vector<Size> wanted;
+  const bool named = !args.get("n").empty() || !args.get("m").empty() || !args.get("k").empty();
+  if (named) {
+    const long n = args.count("n", 4096);
+    wanted.push_back({static_cast<int>(args.count("m", n)), static_cast<int>(n), static_cast<int>(args.count("k", n))});
+  } else {
+    for (const int n : {16384, 8192, 4096}) wanted.push_back({n, n, n});
+  }
   std::vector<Config> configs;
   std::string skipped, sizes;
   bool first = true;
-  for (const int n : {16384, 8192, 4096}) {
-    const double need = static_cast<double>(n) * n * (2.0 * t->in_bytes + t->out_bytes) + (64 << 20);
-    if (need > 0.9 * static_cast<double>(free_memory())) continue;  // 16384³ where memory allows
-    auto got = run_size(*t, n, first ? 1.0 : 0.2, skipped);
+  for (const Size& z : wanted) {
+    const double need = (static_cast<double>(z.k) * (z.m + z.n)) * t->in_bytes +
+                        static_cast<double>(z.m) * z.n * t->out_bytes + (64 << 20);
+    if (need > 0.9 * static_cast<double>(free_memory())) {  // 16384³ where memory allows
+      if (named)
+        throw Failure(strf("a %s %s matmul needs %.3g GB, more than 90%% of the GPU's free memory", t->name,
+                           size_text(z.m, z.n, z.k).c_str(), need / 1e9));
+      continue;
+    }
+    auto got = run_size(*t, z.m, z.n, z.k, first ? 1.0 : 0.2, skipped);
     first = false;
     if (got.empty()) continue;
     const auto top = std::max_element(got.begin(), got.end(),
                                       [](const Config& x, const Config& y) { return x.median_rate < y.median_rate; });
-    sizes += strf("%s%d³ %.1f", sizes.empty() ? "" : ", ", n, top->median_rate / 1e12);
+    sizes += strf("%s%s %.1f", sizes.empty() ? "" : ", ", size_text(z.m, z.n, z.k).c_str(), top->median_rate / 1e12);
     for (auto& c : got) configs.push_back(std::move(c));
   }
   if (configs.empty()) throw Failure(strf("no %s matmul ran: %s", t->name, skipped.c_str()));
@@ -217,15 +244,15 @@ void run_matmul(const std::string& dtype, napkin_gpu_result* out) {
   for (const Config& c : configs) rates.push_back(c.median_rate);
   const Config& best = *std::max_element(
       configs.begin(), configs.end(), [](const Config& x, const Config& y) { return x.median_rate < y.median_rate; });
-  const double flops = 2.0 * best.n * static_cast<double>(best.n) * best.n;
+  const double flops = 2.0 * best.m * static_cast<double>(best.n) * best.k;
   // The samples handed back are the best configuration's, so the bound value
   // (their median) is what the best algorithm at the best size sustains.
   fill_rates(out, best.seconds, flops, "FLOP/s",
              strf("cuBLASLt %zu, %s; cuBLASLt's first %d suggestions timed at each size (best per size, TFLOP/s: %s); "
-                  "bound: the best configuration, %d³ suggestion %d (algorithm id %d), median of its %d samples; "
+                  "bound: the best configuration, %s suggestion %d (algorithm id %d), median of its %d samples; "
                   "median over all %zu configurations %.1f TFLOP/s; random normal inputs, ≥ 1 s warm-up, FLOPs = 2mnk%s%s",
-                  cublasLtGetVersion(), t->label, kAlgorithms, sizes.c_str(), best.n, best.rank, best.algo_id,
-                  static_cast<int>(best.seconds.size()), configs.size(), median(rates) / 1e12,
+                  cublasLtGetVersion(), t->label, kAlgorithms, sizes.c_str(), size_text(best.m, best.n, best.k).c_str(),
+                  best.rank, best.algo_id, static_cast<int>(best.seconds.size()), configs.size(), median(rates) / 1e12,
                   skipped.empty() ? "" : "; skipped: ", skipped.c_str()));
 }
 

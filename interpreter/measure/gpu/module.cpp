@@ -48,16 +48,18 @@ NAPKIN_GPU_EXPORT void napkin_gpu_device_info(napkin_gpu_device* out) {
 
 NAPKIN_GPU_EXPORT void napkin_gpu_run(const char* probe, const char* arg, napkin_gpu_result* out) {
   *out = napkin_gpu_result{};
-  const std::string p = probe ? probe : "", a = arg ? arg : "";
+  const std::string p = probe ? probe : "";
   try {
+    const Args args(arg ? arg : "");
     NAPKIN_CUDA(cudaSetDevice(0));
     if (p == "copy_bandwidth") run_stream("copy", out);
     else if (p == "triad_bandwidth") run_stream("triad", out);
     else if (p == "read_bandwidth") run_stream("read", out);
     else if (p == "memcpy_bandwidth") run_memcpy(out);
     else if (p == "matvec_bandwidth") run_matvec(out);
-    else if (p == "matmul_throughput") run_matmul(a.empty() ? "bf16" : a, out);
-    else if (p == "host_to_device_bandwidth") run_host_to_device(a, out);
+    else if (p == "matmul_throughput") run_matmul(args, out);
+    else if (p == "decode_step") run_decode_step(args, out);
+    else if (p == "host_to_device_bandwidth") run_host_to_device(args.get("memory", "pinned"), out);
     else if (p == "launch_latency") run_launch_latency(out);
     else if (p == "launch_interval") run_launch_interval(out);
     else throw Failure("the GPU module has no probe " + p);

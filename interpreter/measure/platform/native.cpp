@@ -4,8 +4,11 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 
+#include "grammar/diagnostic.hpp"
+#include "interpreter/measure/cpu_decode.hpp"
 #include "interpreter/measure/cpu_info.hpp"
 #include "interpreter/measure/cpu_matmul.hpp"
 #include "interpreter/measure/cpu_stream.hpp"
@@ -38,12 +41,28 @@ Measurement run(const Request& r, const Settings& s) {
   const std::string& name = r.probe->name;
   if (!r.probe->gpu) {
     const int threads = std::atoi(r.arg("threads").c_str());
-    if (name == "cpu.copy_bandwidth") return cpu_stream(StreamKernel::Copy, threads, s);
-    if (name == "cpu.triad_bandwidth") return cpu_stream(StreamKernel::Triad, threads, s);
-    return cpu_matmul(threads, s);
+    Measurement m;
+    if (name == "cpu.copy_bandwidth") {
+      m = cpu_stream(StreamKernel::Copy, threads, s);
+    } else if (name == "cpu.triad_bandwidth") {
+      m = cpu_stream(StreamKernel::Triad, threads, s);
+    } else if (name == "cpu.read_bandwidth") {
+      m = cpu_stream(StreamKernel::Read, threads, s);
+    } else if (name == "cpu.decode_step") {
+      std::string why;
+      const auto shape = ModelShape::parse(r.arg("model"), why);  // settle() has read it already
+      if (!shape) fail(codes::probe_unavailable, why);
+      m = cpu_decode({*shape, r.count("batch", 1), r.count("context", 1), r.arg("dtype"), threads}, s);
+    } else {
+      const long n = r.count("n", s.cpu_matmul_n > 0 ? s.cpu_matmul_n : 2048);
+      const MatmulShape size{static_cast<int>(r.count("m", n)), static_cast<int>(n), static_cast<int>(r.count("k", n))};
+      m = cpu_matmul(size, r.arg("dtype"), threads, s);
+    }
+    m.variant = r.variant();
+    return m;
   }
-  const std::string arg = r.args.empty() ? "" : r.args.front().second;
-  Measurement m = gpu_run(name.substr(4), arg);
+  // The module reads the arguments as the key writes them: "dtype=bf16,n=2048".
+  Measurement m = gpu_run(name.substr(4), r.variant());
   m.variant = r.variant();
   return m;
 }
