@@ -98,6 +98,13 @@ std::optional<CheckedRequest> check_request(Interpreter& in, const MeasureReques
     r = unknown(req.probe);
     return std::nullopt;
   }
+  for (const ProbeArg& a : probe->args)
+    if (a.kind == ArgKind::Model &&
+        std::none_of(req.args.begin(), req.args.end(), [&](const auto& given) { return given.first == a.name; })) {
+      r.bad_argument = true;
+      r.reason = fmt::format("it needs the model to step: measure({}, {} = llama3_8b)", probe->name, a.name);
+      return std::nullopt;
+    }
   if (std::string bad = bad_argument(*probe, req); !bad.empty()) {
     r.bad_argument = true;  // an error at the call, fallback or not
     r.reason = bad;

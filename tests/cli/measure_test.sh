@@ -3,6 +3,8 @@
 # by a scenario, the cache, the flags, and a start-up free of cuBLAS.
 set -u
 napkin=$1
+# Stand-in BLAS libraries (tests/lib/fake_cblas.cpp): exact, writes nothing, drops a step of k.
+blas_exact=${2:-} blas_idle=${3:-} blas_short=${4:-}
 . "$(dirname "$0")/../lib/expect.sh"
 unset NAPKIN_NO_MEASURE
 export XDG_CACHE_HOME=$tmp/cache NAPKIN_MEASURE_CACHE= NAPKIN_CPU_ARRAY_MIB=16 NAPKIN_CPU_MATMUL_N=100
@@ -122,6 +124,99 @@ if "$napkin" measure --probe cpu.matmul_throughput 2>&1 | grep -q 'OpenBLAS not 
 else
   expect_match measure.cpu_blas 0 'is cblas_sgemm from OpenBLAS [0-9]' out -- \
     "$napkin" measure --probe cpu.matmul_throughput
+fi
+
+# Matmul at a size named: n alone is square, m, n and k apart are a rectangle;
+# each is its own cache entry. Sanity bounds, not figures: this machine varies.
+cat >"$tmp/sizes.napkin" <<'NAPKIN'
+let square = measure(cpu.matmul_throughput, n = 64) else 1 FLOP/s
+let rect = measure(cpu.matmul_throughput, m = 96, n = 32, k = 200) else 1 FLOP/s
+check square > 100 MFLOP/s
+check square < 100 TFLOP/s
+check rect > 100 MFLOP/s
+NAPKIN
+expect_match matmul.sized 0 'measured: cpu\.matmul_throughput\(dtype=fp32,threads=[0-9]+,n=64\) on .*64³' out -- \
+  "$napkin" run "$tmp/sizes.napkin" --steps
+expect_in matmul.rectangle "$tmp/out" 'measured: cpu\.matmul_throughput\(dtype=fp32,threads=[0-9]+,m=96,n=32,k=200\) on .*96×200 by 200×32'
+expect_match matmul.sized_checks 0 '^ *3 passed, 0 failed' out -- "$napkin" check "$tmp/sizes.napkin"
+expect_match matmul.too_big 0 '= 1 FLOP/s  \[fallback: a 1000000³ matmul is 2e\+06 TFLOP a run, past' out -- \
+  "$napkin" eval 'measure(cpu.matmul_throughput, n = 1000000) else 1 FLOP/s' --steps
+
+# A decode step of a model's own shapes, bounded below by the time its
+# weights take to read at the measured read bandwidth (the model is 4 times
+# a 32 MiB last-level cache, so the caches cannot hold it between steps).
+cat >"$tmp/decode.napkin" <<'NAPKIN'
+import "std/models"
+import "std/dtypes"
+model small extends transformer {
+  layers = 8, d_model = 512, heads = 8, kv_heads = 2, d_ffn = 1536, mlp = swiglu, vocab = 16000
+}
+let step = measure(cpu.decode_step, model = small, batch = 2, context = 64 token) else 1 s
+let read = measure(cpu.read_bandwidth) else 1 TB/s
+let bound = small.matmul_params * fp32.bytes_per_param / read
+check step > bound
+check step < 5 s
+NAPKIN
+expect_match decode.measured 0 'measured: cpu\.decode_step\(model=small\[L=8,d=512,h=8,kv=2,hd=64,vd=64,ffn=1536x3,V=16000\],batch=2,context=64,dtype=fp32,threads=[0-9]+\) on ' out -- \
+  "$napkin" run "$tmp/decode.napkin" --steps
+expect_in decode.method "$tmp/out" 'reads [0-9.]+ MB of fp32 weights .* every product and the attention checked'
+expect_match decode.above_bound 0 '^ *2 passed, 0 failed' out -- "$napkin" check "$tmp/decode.napkin"
+# Too big for the memory napkin may use: refused with the size, never swapped.
+expect_match decode.too_big 0 "= 1 s  \[fallback: llama3_70b's decode step at batch 1 and context 1 needs 2[0-9.]+ GB \(2[0-9.]+ GB of fp32 weights" out -- \
+  "$napkin" eval 'measure(cpu.decode_step, model = llama3_70b) else 1 s' --steps
+expect_match decode.budget 0 "needs 0\.[0-9]+ GB .*more than the 0\.00105 GB napkin may use here \(NAPKIN_MEASURE_MEMORY_MIB\)" out -- \
+  env NAPKIN_MEASURE_MEMORY_MIB=1 "$napkin" run "$tmp/decode.napkin" --steps --remeasure
+expect_match decode.mla 0 '\[fallback: deepseek_v3 uses multi-head latent attention' out -- \
+  "$napkin" eval 'measure(cpu.decode_step, model = deepseek_v3) else 1 s' --steps
+expect_match decode.needs_model 2 'error\[E0306\]: measure\(cpu\.decode_step\): it needs the model to step' err -- \
+  "$napkin" eval 'measure(cpu.decode_step, batch = 2) else 1 s'
+expect_match decode.not_a_model 2 '`model` must be a model record' err -- \
+  "$napkin" eval 'measure(cpu.decode_step, model = 3) else 1 s'
+
+# The checks fail on a broken kernel: a BLAS that writes nothing, and one
+# that drops a step of every dot product, each make every CPU probe that
+# multiplies give its reason instead of a figure. The exact stand-in runs
+# the bf16 paths, which Debian's OpenBLAS lacks.
+cat >"$tmp/tiny.napkin" <<'NAPKIN'
+import "std/models"
+model tiny extends transformer { layers = 2, d_model = 64, heads = 4, kv_heads = 2, d_ffn = 128, mlp = swiglu, vocab = 500 }
+model moe extends tiny { experts = 8, experts_per_token = 2, expert_d_ffn = 64 }
+let dense = measure(cpu.decode_step, model = tiny, batch = 3, context = 17) else 1 s
+let experts = measure(cpu.decode_step, model = moe, batch = 4, context = 5) else 1 s
+let half = measure(cpu.decode_step, model = tiny, batch = 2, context = 9, dtype = bf16) else 1 s
+let mm = measure(cpu.matmul_throughput, m = 30, n = 20, k = 10) else 1 FLOP/s
+let mm_bf16 = measure(cpu.matmul_throughput, n = 40, dtype = bf16) else 1 FLOP/s
+NAPKIN
+if [ -n "$blas_exact" ]; then
+  for kind in idle short; do
+    lib=$blas_idle; [ $kind = short ] && lib=$blas_short
+    NAPKIN_CPU_BLAS=$lib "$napkin" run "$tmp/tiny.napkin" --steps --remeasure >"$tmp/out" 2>&1
+    wrong=$(grep -cE '\[fallback: (the decode step.s .* product is wrong|wrong product at)' "$tmp/out")
+    measured=$(grep -c '\[measured:' "$tmp/out")
+    if [ "$wrong" -eq 5 ] && [ "$measured" -eq 0 ]; then
+      passes=$((passes + 1))
+    else
+      echo "FAIL broken_blas.$kind: $wrong of 5 probes refused the broken BLAS, $measured measured"
+      show_output "$tmp/out"
+      failures=$((failures + 1))
+    fi
+  done
+  NAPKIN_CPU_BLAS=$blas_exact "$napkin" run "$tmp/tiny.napkin" --steps --remeasure >"$tmp/out" 2>&1
+  if [ "$(grep -c '\[measured:' "$tmp/out")" -eq 5 ] && grep -q 'dtype=bf16.*cblas_sbgemm' "$tmp/out"; then
+    passes=$((passes + 1))
+  else
+    echo "FAIL exact_blas: the exact stand-in BLAS did not measure all 5 probes, bf16 included"
+    show_output "$tmp/out"
+    failures=$((failures + 1))
+  fi
+else
+  echo "FAIL broken_blas: the stand-in BLAS libraries were not passed to this script"
+  failures=$((failures + 1))
+fi
+# Without cblas_sbgemm (Debian's OpenBLAS) bf16 is a reason, not a crash.
+if ! "$napkin" eval 'measure(cpu.matmul_throughput, n = 32, dtype = bf16) else 1 FLOP/s' --steps 2>&1 | grep -q 'measured'; then
+  expect_match matmul.no_sbgemm 0 'fallback: .*(has no cblas_sbgemm|needs a BLAS with cblas_sbgemm)' out -- \
+    "$napkin" eval 'measure(cpu.matmul_throughput, n = 32, dtype = bf16) else 1 FLOP/s' --steps
 fi
 
 echo 'let bw = measure(gpu.copy_bandwidth)' >"$tmp/nofallback.napkin"
