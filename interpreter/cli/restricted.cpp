@@ -6,8 +6,11 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <fmt/format.h>
 #include <new>
+#include <utility>
 
 #include "finish.hpp"
 
@@ -27,6 +30,13 @@ enum Phase : int {
 std::atomic<int> g_phase{running};
 std::atomic<bool> g_document_follows{false};
 std::atomic<bool> g_out_of_memory{false};
+// Memory set aside when the limit is armed and given back at the first
+// allocation that fails, so that the unwinding after it has room: a
+// destructor that allocates (nlohmann's json frees a tree through a vector
+// of its children) threw bad_alloc out of a noexcept frame, and the run
+// ended in SIGABRT with no document.
+constexpr std::size_t kUnwindReserve = 8u << 20;
+void* g_unwind_reserve = nullptr;
 
 // Read by the signal handler: only these, and only write(2) and _exit(2),
 // which are safe there.
@@ -75,6 +85,7 @@ extern "C" void time_is_up(int) {
 // that no command can catch it and print a shorter result as if whole.
 void allocation_failed() {
   g_out_of_memory.store(true);
+  std::free(std::exchange(g_unwind_reserve, nullptr));
   throw std::bad_alloc();
 }
 
@@ -113,6 +124,9 @@ void bound_run(double seconds, std::size_t mib, bool document_follows) {
   g_time_out_message = render(time_out_diagnostic(seconds));
   g_memory_message = render(memory_diagnostic(mib));
   g_document_follows.store(document_follows);
+  // Touched, so that it is memory the run holds, not only address space.
+  if (!g_unwind_reserve && (g_unwind_reserve = std::malloc(kUnwindReserve)))
+    std::memset(g_unwind_reserve, 0, kUnwindReserve);
   std::set_new_handler(allocation_failed);
   struct sigaction sa {};
   sa.sa_handler = time_is_up;

@@ -241,9 +241,39 @@ struct Flattener {
     }
   }
 
+  // A parameter of the function being opened: the argument its caller
+  // passed, built in the caller's trace.
+  ExprPtr argument(const Expr& e) {
+    if (e.kind != ExprKind::Name || current < 0) return nullptr;
+    const int at = current;  // frames may grow while the argument is built
+    for (std::size_t p = 0; p < frames[at].decl->params.size(); ++p) {
+      if (frames[at].decl->params[p].name != e.text || !frames[at].args[p]) continue;
+      const Expr* arg = frames[at].args[p];
+      const Trace* caller = frames[at].caller;
+      current = frames[at].parent;
+      ExprPtr out = build(*arg, *caller);
+      current = at;
+      return out;
+    }
+    return nullptr;
+  }
+
+  // `require(x, condition, "domain")` states x's domain: no step of the
+  // arithmetic, so it shows as x.
+  static bool is_require(const Expr& e) {
+    return e.kind == ExprKind::Call && e.items.size() == 4 && e.items[0]->kind == ExprKind::Name &&
+           e.items[0]->text == "require";
+  }
+
   ExprPtr traced(const Expr& e, const Trace& t) {
+    if (is_require(e)) return build(*e.items[1], t);
     const TraceEntry* te = entry_of(t, e);
-    if (!te) return as_written(e);
+    if (!te) {
+      // A name the trace did not record (require's x is read, not traced).
+      if (!(e.kind == ExprKind::Name && e.text == "require"))
+        if (ExprPtr arg = argument(e)) return arg;
+      return as_written(e);
+    }
     if (e.kind == ExprKind::If) return build(*e.items[te->value.b ? 1 : 2], t);
     if (te->value.kind == Value::Kind::Record || te->value.kind == Value::Kind::Function) return as_written(e);
     if (e.kind == ExprKind::Measure) return value_leaf(e, te->value);
@@ -275,18 +305,8 @@ struct Flattener {
       if (te->value.kind == Value::Kind::Quantity) values[n.get()] = te->value.q.v;
       return n;
     }
-    if (e.kind == ExprKind::Name && !te->rec && !te->binding && current >= 0) {
-      const int at = current;  // frames may grow while the argument is built
-      for (std::size_t p = 0; p < frames[at].decl->params.size(); ++p) {
-        if (frames[at].decl->params[p].name != e.text || !frames[at].args[p]) continue;
-        const Expr* arg = frames[at].args[p];
-        const Trace* caller = frames[at].caller;
-        current = frames[at].parent;
-        ExprPtr out = build(*arg, *caller);
-        current = at;
-        return out;
-      }
-    }
+    if (e.kind == ExprKind::Name && !te->rec && !te->binding)
+      if (ExprPtr arg = argument(e)) return arg;
     if (te->value.note) return value_leaf(e, te->value);  // measured, or a fallback: a leaf
     const Expr* formula = nullptr;
     const Trace* inner = nullptr;

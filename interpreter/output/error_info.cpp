@@ -8,16 +8,47 @@
 
 namespace napkin {
 
+namespace {
+
+PlaceInfo place_of(const Span& s) {
+  PlaceInfo p;
+  p.file = s.file->name;
+  std::tie(p.line, p.column) = s.file->line_col(s.begin);
+  std::tie(p.end_line, p.end_column) = s.file->line_col(s.end);
+  return p;
+}
+
+nlohmann::ordered_json place_json(nlohmann::ordered_json j, const PlaceInfo& p) {
+  j["file"] = p.file;
+  j["line"] = p.line;
+  j["column"] = p.column;
+  j["end_line"] = p.end_line;
+  j["end_column"] = p.end_column;
+  return j;
+}
+
+}  // namespace
+
 ErrorInfo error_info(const Diagnostic& d) {
   ErrorInfo e;
   e.code = std::string(code_text(d.code));
   e.message = d.message;
-  for (const auto& l : d.labels)
-    if (l.span.valid() && (l.primary || e.file.empty())) {
-      e.file = l.span.file->name;
-      std::tie(e.line, e.column) = l.span.file->line_col(l.span.begin);
-      if (l.primary) break;
+  bool placed_by_primary = false;
+  for (const auto& l : d.labels) {
+    if (!l.span.valid()) continue;
+    const PlaceInfo p = place_of(l.span);
+    e.labels.push_back({p, l.text, l.primary});
+    if (!placed_by_primary && (l.primary || e.file.empty())) {
+      e.file = p.file;
+      e.line = p.line;
+      e.column = p.column;
+      e.end_line = p.end_line;
+      e.end_column = p.end_column;
+      placed_by_primary = l.primary;
     }
+  }
+  e.notes = d.notes;
+  e.help = d.help;
   e.rendered = render(d);
   return e;
 }
@@ -26,9 +57,17 @@ nlohmann::ordered_json error_json(const ErrorInfo& e) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   j["code"] = e.code;
   j["message"] = e.message;
-  j["file"] = e.file;
-  j["line"] = e.line;
-  j["column"] = e.column;
+  j = place_json(std::move(j), {e.file, e.line, e.column, e.end_line, e.end_column});
+  nlohmann::ordered_json labels = nlohmann::ordered_json::array();
+  for (const auto& l : e.labels) {
+    nlohmann::ordered_json label = nlohmann::ordered_json::object();
+    label["message"] = l.message;
+    label["primary"] = l.primary;
+    labels.push_back(place_json(std::move(label), l.place));
+  }
+  j["labels"] = std::move(labels);
+  j["notes"] = e.notes;
+  j["help"] = e.help;
   return j;
 }
 

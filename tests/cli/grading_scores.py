@@ -108,7 +108,8 @@ for label, args, expect, status in CASES:
     same(f"{label}.json.checks", [(c["name"], c["status"], c["score"], c["points"]) for c in checks], expect)
     for c in checks:
         if c["status"] == "errored":
-            same(f"{label}.json.error_object", sorted(c["error"].keys()), ["code", "column", "file", "line", "message"])
+            same(f"{label}.json.error_object", sorted(c["error"].keys()),
+                 ["code", "column", "end_column", "end_line", "file", "help", "labels", "line", "message", "notes"])
 
     # Gradescope: score, max_score, and one test per check.
     rc, out, err = run(*args, "--format", "gradescope")

@@ -44,7 +44,8 @@ expect_err sweep.none 2 "error[E0800]: $tmp/plain.napkin has no sweep; write one
   "$napkin" sweep "$tmp/plain.napkin"
 expect_err solve.no_goal 2 "error[E0800]: give exactly one of --where 'A == B', --max 'CONDITION' or --min 'CONDITION'" -- \
   "$napkin" solve "$tmp/plain.napkin" r --for x
-expect_err layout.degree 2 "error[E0800]: a degree or micro-batch must be a whole number from 1 to 1,000,000, not 0.5" -- \
+expect_err layout.degree 2 "error[E0800]: each value of --tp must be a whole number from 1 to 1,000,000, but this is 0.5
+  = help: write the values to try, each once: \`--tp 1,2,4,8\`" -- \
   "$napkin" layout "$tmp/plain.napkin" plan --tp 0.5
 expect_err measure.unknown_probe 2 "error[E0800]: there is no probe \`cpu.copy_bandwith\`; did you mean \`cpu.copy_bandwidth\`?" -- \
   "$napkin" measure --probe cpu.copy_bandwith

@@ -171,5 +171,25 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("brief.text_refused", done.returncode == 2 and done.stdout == "" and done.stderr.startswith(
         "error[E0800]: --brief shortens the JSON or TOML report: use it with --format json or toml\n"))
 
+# A diagnostic whole, as data. `b = a + 3 s` (line 2) has two labels: the
+# bytes at column 9 (`a`, one character: it ends at column 10, where an
+# editor's range ends) and the seconds at columns 13-15 (`3 s`, ending at
+# 16); and a help. The terminal shows the same four pieces.
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "mixed.napkin")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("let a = 1 B\nlet b = a + 3 s\n")
+    done = run("run", path, "--format", "json")
+    err = json.loads(done.stdout)["errors"][0]
+    expect("diagnostic.code", done.returncode == 2 and err["code"] == "E0201")
+    expect("diagnostic.place", tuple(err.get(k) for k in ("file", "line", "column", "end_line", "end_column"))
+           == (path, 2, 9, 2, 10))
+    expect("diagnostic.labels", [tuple(l.get(k) for k in ("primary", "line", "column", "end_line", "end_column", "message"))
+                                 for l in err.get("labels", [])]
+           == [(True, 2, 9, 2, 10, "this is B (bytes) (1 B)"), (False, 2, 13, 2, 16, "this is s (time) (3 s)")])
+    expect("diagnostic.help", err.get("help") == "both sides of `+` must have the same dimension" and err.get("notes") == [])
+    # The value that failed carries the same object.
+    expect("diagnostic.value", json.loads(done.stdout)["values"]["b"]["error"] == err)
+
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)
