@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -36,6 +38,8 @@ MeasureResult answer(State& st, Interpreter& in, const MeasureRequest& req) {
   const Cache cache(st.opts.cache_path);
   if (!st.opts.cache_path.empty() && !st.opts.remeasure) m = cache.find(device, request.key());
   if (!m) {
+    // A sweep over a probe measures cell after cell: a terminal sees which.
+    if (isatty(STDERR_FILENO)) fmt::print(stderr, "measuring {} ...\n", request.key());
     try {
       m = run(request, st.opts.settings);
     } catch (const Error& e) {
