@@ -4,7 +4,9 @@
 # independent reference (bench/gpu/reference.cu: BabelStream-style kernels,
 # cudaMemcpy, cublasGemmEx, sharing no code with napkin), and prints one
 # table of napkin / reference per probe against the H200 targets: each
-# target must be met and lie within 3% of the reference. A few minutes; the
+# target must be met and lie within 3% of the reference; then the workload
+# probes (matmul at named sizes, decode steps) through the examples that
+# use them, whose GPU values must be measured and checks pass. A few minutes; the
 # build directory is build-gpu unless BUILD_DIR says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,6 +41,18 @@ grep -q '^GPU: no' "$work/measure.out" && { echo "no GPU: nothing to check"; exi
 scenario=ok
 "$napkin" run examples/measure_my_gpu.napkin >"$work/scenario.out" 2>&1 || scenario="checks failed"
 grep -q 'memory_bandwidth *= .*\[measured: gpu.copy_bandwidth' "$work/scenario.out" || scenario="not measured"
+
+# The workload probes: bf16 matmul at each size named (the 80% size), and
+# decode steps of Qwen2.5 0.5B over batch 1 to 64, each above its bound.
+workloads=ok
+for example in matmul_80_percent cpu_decode_batch_sweep; do
+  "$napkin" run "examples/$example.napkin" >"$work/$example.out" 2>&1 || workloads="$example: checks failed"
+done
+grep -q 'rate *= .*\[measured: gpu.matmul_throughput(dtype=bf16,n=' "$work/matmul_80_percent.out" ||
+  workloads="gpu.matmul_throughput at a size was not measured"
+grep -q 'step *= .*\[measured: gpu.decode_step(model=qwen2_5_0_5b' "$work/cpu_decode_batch_sweep.out" ||
+  workloads="gpu.decode_step was not measured"
+grep -A6 '^sweep gpu_\|^gpu_size_80' "$work/matmul_80_percent.out" "$work/cpu_decode_batch_sweep.out" || true
 
 # The reference, after napkin so neither warms the GPU for the other.
 "$work/reference" >"$work/reference.out" 2>"$work/reference.err" || { cat "$work/reference.err"; exit 1; }
@@ -113,6 +127,8 @@ copy=$(value copy_bandwidth) bf16=$(value peak_bf16)
   printf '%-28s %14s %14s %8s %14s %14s\n' "ridge point (bf16/copy)" "$(show "$bf16 FLOP/s / ($copy B/s)")" "" "" "" \
     "$(show 'h200.ridge_point')"
 printf '%-28s %14s\n' "scenario measure_my_gpu" "$scenario"
+printf '%-28s %14s\n' "workload probes" "$workloads"
 echo "total $(( $(date +%s) - start )) s"
 [ "$scenario" = ok ] || failed=1
+[ "$workloads" = ok ] || failed=1
 exit $failed
