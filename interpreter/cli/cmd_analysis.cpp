@@ -4,31 +4,9 @@
 #include "interpreter/analysis/analysis_output.hpp"
 #include "interpreter/output/solve_output.hpp"
 #include "guarded.hpp"
-#include "solves.hpp"
+#include "interpreter/run/solve_statements.hpp"
 
 namespace napkin::cli {
-
-SolveReport solve_report(Interpreter& in, const SolveResult& r, int depth) {
-  SolveReport s;
-  s.qualified = r.record + "." + r.input;
-  s.record = r.record;
-  s.input = r.input;
-  s.goal = r.goal == SolveGoal::Max ? "max" : r.goal == SolveGoal::Min ? "min" : "equal";
-  s.condition = r.condition;
-  if (r.goal == SolveGoal::Equal) s.compared = std::string(r.condition_expr->items[0]->span.text());
-  s.ok = true;
-  s.solution = r.solution;
-  s.whole_numbers = r.integer;
-  s.lo = r.lo;
-  s.hi = r.hi;
-  s.at_bracket_end = r.at_bracket_end;
-  s.evaluations = r.evaluations;
-  s.set_at = r.where_set;
-  s.at_solution = {r.solution, r.value, r.target};
-  if (r.beyond) s.beyond = SolveReport::Seen{*r.beyond, r.beyond_value, r.beyond_target};
-  s.derivation = explain_trace(in, r.trace, depth);
-  return s;
-}
 
 Result cmd_solve(const SolveArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
@@ -48,41 +26,6 @@ Result cmd_solve(const SolveArgs& a, const Common& c) {
     if (a.format == "json") return Result{solve_json(in, r), "", 0};
     return Result{solve_text(in, r), "", 0};
   });
-}
-
-std::vector<SolveReport> solve_statements(Interpreter& in, Module* m, int depth) {
-  std::vector<SolveReport> out;
-  for (const auto& st : m->ast.statements) {
-    if (st.kind != ast::StmtKind::Solve) continue;
-    const ast::SweepVar& v = st.sweep_vars.at(0);
-    SolveSpec spec;
-    spec.record = st.name;
-    spec.input = v.name;
-    spec.goal = st.record_kind == "max" ? SolveGoal::Max : st.record_kind == "min" ? SolveGoal::Min : SolveGoal::Equal;
-    spec.condition = std::string(st.value->span.text());
-    spec.condition_node = st.value.get();
-    if (v.values) {
-      spec.lo_node = v.values->items.at(0).get();
-      spec.hi_node = v.values->items.at(1).get();
-    }
-    spec.at = st.span;
-    spec.record_at = st.name_span;
-    spec.input_at = v.span;
-    SolveReport found;
-    try {
-      found = solve_report(in, solve(in, m, spec), depth);
-    } catch (const Error& e) {
-      found.record = st.name;
-      found.input = v.name;
-      found.qualified = st.name + "." + v.name;
-      found.goal = st.record_kind == "max" || st.record_kind == "min" ? st.record_kind : "equal";
-      found.condition = spec.condition;
-      found.error = e.diagnostic();
-    }
-    found.statement = std::string(st.span.text());
-    out.push_back(std::move(found));
-  }
-  return out;
 }
 
 Result cmd_sensitivity(const SensitivityArgs& a, const Common& c) {

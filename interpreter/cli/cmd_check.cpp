@@ -6,7 +6,7 @@
 #include "interpreter/io/read_source.hpp"
 #include "graded.hpp"
 #include "guarded.hpp"
-#include "solves.hpp"
+#include "interpreter/run/solve_statements.hpp"
 #include "restricted.hpp"
 
 namespace napkin::cli {

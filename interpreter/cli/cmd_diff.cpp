@@ -13,7 +13,7 @@
 #include "interpreter/io/read_source.hpp"
 #include "grammar/platform/from_chars.hpp"
 #include "guarded.hpp"
-#include "solves.hpp"
+#include "interpreter/run/solve_statements.hpp"
 
 namespace napkin::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include "guarded.hpp"
 #include "host.hpp"
 #include "restricted.hpp"
-#include "solves.hpp"
+#include "interpreter/run/solve_statements.hpp"
 
 namespace napkin::cli {
 namespace {

@@ -7,6 +7,7 @@
 #include "grammar/code_format.hpp"
 #include "grammar/diagnose.hpp"
 #include "interpreter/output/report.hpp"
+#include "interpreter/run/solve_statements.hpp"
 
 namespace napkin::lsp {
 namespace {
@@ -97,6 +98,14 @@ std::unique_ptr<Analysis> analyse(const OptionsFactory& options, const std::stri
                  json{{"range", range_json(*a->lines, st->name_span.begin, st->name_span.end)},
                       {"severity", kInformation}, {"source", "napkin"}, {"message", message}});
       }
+  } catch (...) {
+    add_once(a->diagnostics, seen, diagnostic_json(*a, doc, diagnose(std::current_exception())));
+  }
+  // A `solve` that finds nothing is an error in `napkin check` (E0503):
+  // the editor shows it too, at the same place.
+  try {
+    for (const SolveReport& s : solve_statements(*a->in, a->module, 0))
+      if (s.error) add_once(a->diagnostics, seen, diagnostic_json(*a, doc, *s.error));
   } catch (...) {
     add_once(a->diagnostics, seen, diagnostic_json(*a, doc, diagnose(std::current_exception())));
   }

@@ -101,7 +101,7 @@ struct Report {
   std::vector<SweepResult> sweeps;
   std::vector<CheckResult> checks;          // passed or failed, in the file's order
   std::vector<ErroredCheck> errored_checks;  // with keep_going: those that could not be evaluated
-  std::vector<SolveReport> solves;  // filled by the caller that runs them (cli's solve_statements)
+  std::vector<SolveReport> solves;  // filled by the caller that runs them (run/solve_statements.hpp)
   std::vector<Diagnostic> errors;  // with keep_going: every error met, once each, in order
   // Set for a solution sheet (`run --steps`): how far each derivation opens;
   // every format then shows each derivation's calls too.

@@ -110,6 +110,17 @@ expect(all(x["severity"] == 3 and x["range"]["start"] == {"line": 1, "character"
        sorted(messages) == sorted(wanted),
        "a model without five inputs: information at its name, once for each input")
 
+# ---- a solve with no solution: the error `napkin check` gives, at the same place ------
+# tests/errors/solve_no_solution.napkin: `fits` fails at the bracket's low
+# end (16 GB + 300 · 536,870,912 B > 80 GB), E0503 over the whole statement, line 8.
+solve_text = pathlib.Path("tests/errors/solve_no_solution.napkin").read_text(encoding="utf-8")
+suri = "file://" + std_dir + "/solve.napkin"
+s.notify("textDocument/didOpen", {"textDocument": {"uri": suri, "languageId": "napkin", "version": 1, "text": solve_text}})
+d = s.diagnostics(suri)["diagnostics"]
+expect([(x.get("code"), x["severity"], x["range"]["start"], x["message"].split(":")[0]) for x in d]
+       == [("E0503", 1, {"line": 7, "character": 0}, "no solution in [300, 400]")],
+       "a solve with no solution: E0503 at the statement, as napkin check says: %s" % d)
+
 # ---- exercise 1 -------------------------------------------------------------------
 path = pathlib.Path("examples/exercise1_size_a_model.napkin").resolve()
 text = path.read_text(encoding="utf-8")
