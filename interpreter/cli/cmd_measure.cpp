@@ -135,7 +135,11 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
   int cached = 0;
   for (const ProbeInfo* p : chosen) {
     if (p->gpu && !(gpu && gpu->found)) continue;
-    for (const Request& r : standard_requests(*p)) {
+    const std::vector<Request> requests = standard_requests(*p);
+    if (requests.empty())  // a decode step needs a model, which only a file names
+      notes.push_back(fmt::format("{} times a model a file names: measure({}, model = llama3_8b, batch = 8)", p->name,
+                                  p->name));
+    for (const Request& r : requests) {
       progress(r.key());
       std::string why;
       const std::string device = device_for(*p, why);

@@ -168,6 +168,8 @@ expect_match decode.budget 0 "needs 0\.[0-9]+ GB .*more than the 0\.00105 GB nap
   env NAPKIN_MEASURE_MEMORY_MIB=1 "$napkin" run "$tmp/decode.napkin" --steps --remeasure
 expect_match decode.mla 0 '\[fallback: deepseek_v3 uses multi-head latent attention' out -- \
   "$napkin" eval 'measure(cpu.decode_step, model = deepseek_v3) else 1 s' --steps
+expect_match measure.decode_named 0 'note: cpu\.decode_step times a model a file names' out -- \
+  "$napkin" measure --probe cpu.decode_step
 expect_match decode.needs_model 2 'error\[E0306\]: measure\(cpu\.decode_step\): it needs the model to step' err -- \
   "$napkin" eval 'measure(cpu.decode_step, batch = 2) else 1 s'
 expect_match decode.not_a_model 2 '`model` must be a model record' err -- \
