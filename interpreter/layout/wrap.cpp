@@ -113,6 +113,19 @@ std::vector<Line> lay_out(int indent, const std::string& head, const Expr& e, bo
   const std::string flat = token_text(expression_tokens(e));
   if (width({indent, head + flat}) <= kFormatWidth) return {{indent, head + flat}};
   std::vector<Line> out;
+  // A list too long for its line: an item a line, each ending in a comma,
+  // and the closing bracket back at the statement's indent (a record's
+  // `require` list of domains reads as a list, not as one line of 700).
+  if (e.kind == ExprKind::List && !e.items.empty() && !body_on_next_line) {
+    out.push_back({indent, head + "["});
+    for (const auto& item : e.items) {
+      std::vector<Line> lines = lay_out(indent + 2, "", *item);
+      lines.back().text += ",";
+      for (Line& l : lines) out.push_back(std::move(l));
+    }
+    out.push_back({indent, "]"});
+    return out;
+  }
   if (body_on_next_line) {
     out.push_back({indent, head.substr(0, head.find_last_not_of(' ') + 1)});
     for (Line& l : lay_out(indent + 2, "", e)) out.push_back(std::move(l));

@@ -160,6 +160,19 @@ TEST_CASE("fmt: a long value wraps at `if`, at operators, and inside brackets", 
         "    + state.optimizer_bytes / zero_shards(zero_stage, 1, gpus))\n");
 }
 
+TEST_CASE("fmt: a list too long for its line puts an item on each line", "[fmt]") {
+  // Each item is 47 characters: three of them and the field pass 100.
+  const std::string item = "require(bandwidth, bandwidth > 0 B/s, \"above 0\")";
+  const std::string one_line = "record c {\n  domains = [" + item + ", " + item + ", " + item + "]\n}\n";
+  const std::string laid_out =
+      "record c {\n  domains = [\n    " + item + ",\n    " + item + ",\n    " + item + ",\n  ]\n}\n";
+  CHECK(fmt(one_line) == laid_out);
+  CHECK(fmt(laid_out) == laid_out);
+  CHECK(ast_equal(parse_module(source(one_line)), parse_module(source(laid_out))));
+  // One that fits stays on its line, and so does a list as a call's argument.
+  CHECK(fmt("let xs = [1, 2, 3]\n") == "let xs = [1, 2, 3]\n");
+}
+
 TEST_CASE("fmt: a comment inside a value moves above it", "[fmt]") {
   CHECK(fmt("scenario s {\n  x = 1 +  # one\n    2\n}\n") == "scenario s {\n  # one\n  x = 1 + 2\n}\n");
 }
