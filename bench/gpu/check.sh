@@ -52,7 +52,7 @@ grep -q 'rate *= .*\[measured: gpu.matmul_throughput(dtype=bf16,n=' "$work/matmu
   workloads="gpu.matmul_throughput at a size was not measured"
 grep -q 'step *= .*\[measured: gpu.decode_step(model=qwen2_5_0_5b' "$work/cpu_decode_batch_sweep.out" ||
   workloads="gpu.decode_step was not measured"
-grep -A6 '^sweep gpu_\|^gpu_size_80' "$work/matmul_80_percent.out" "$work/cpu_decode_batch_sweep.out" || true
+grep -A6 '^sweep gpu_\|^scenario gpu_80' "$work/matmul_80_percent.out" "$work/cpu_decode_batch_sweep.out" || true
 
 # The reference, after napkin so neither warms the GPU for the other.
 "$work/reference" >"$work/reference.out" 2>"$work/reference.err" || { cat "$work/reference.err"; exit 1; }
