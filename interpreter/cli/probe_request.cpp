@@ -84,16 +84,19 @@ MeasureResult unknown(const std::string& name) {
   return r;
 }
 
-}  // namespace
-
-std::optional<CheckedRequest> check_request(Interpreter& in, const MeasureRequest& asked, bool off, MeasureResult& r) {
-  // `context = 8192 token` and `batch = 8 sequence` count as the numbers they are.
+// The checks that hold whatever the machine and whatever a model record
+// holds: the probe is one napkin knows, the model it steps is named, and each
+// argument is one it takes, of its kind. The request, with `context = 8192
+// token` and `batch = 8 sequence` as the numbers they are; or nothing, with
+// `r` saying why.
+std::optional<MeasureRequest> named_request(Interpreter& in, const MeasureRequest& asked, MeasureResult& r,
+                                            const ProbeInfo*& probe) {
   MeasureRequest req = asked;
   for (auto& [name, value] : req.args)
     for (const char* unit : {"token", "sequence"})
       if (const auto dim = in.units().dimension(unit); dim && value.kind == Value::Kind::Quantity && value.q.dim == *dim)
         value = Value::quantity(value.q.v, Dim{});
-  const ProbeInfo* probe = find_probe(req.probe);
+  probe = find_probe(req.probe);
   if (!probe) {
     r = unknown(req.probe);
     return std::nullopt;
@@ -110,6 +113,16 @@ std::optional<CheckedRequest> check_request(Interpreter& in, const MeasureReques
     r.reason = bad;
     return std::nullopt;
   }
+  return req;
+}
+
+}  // namespace
+
+std::optional<CheckedRequest> check_request(Interpreter& in, const MeasureRequest& asked, bool off, MeasureResult& r) {
+  const ProbeInfo* probe = nullptr;
+  const std::optional<MeasureRequest> named = named_request(in, asked, r, probe);
+  if (!named) return std::nullopt;
+  const MeasureRequest& req = *named;
   std::vector<std::pair<std::string, std::string>> given;
   for (const auto& [name, value] : req.args) {
     std::string text;
@@ -152,9 +165,14 @@ std::optional<CheckedRequest> check_request(Interpreter& in, const MeasureReques
 }
 
 Prober unmeasured_prober() {
-  return [](Interpreter& in, const MeasureRequest& req) {
+  return [](Interpreter& in, const MeasureRequest& asked) {
     MeasureResult r;
-    if (check_request(in, req, /*off=*/false, r)) r.reason = "nothing is measured here";
+    const ProbeInfo* probe = nullptr;
+    if (!named_request(in, asked, r, probe)) return r;
+    // Nothing runs here, so nothing is settled against a machine and no model
+    // record is read: the page's module stays 13 KB smaller without them.
+    device_for(*probe, r.reason);
+    if (r.reason.empty()) r.reason = "nothing is measured here";
     return r;
   };
 }

@@ -24,7 +24,10 @@ std::optional<CheckedRequest> check_request(Interpreter& in, const MeasureReques
 
 // A prober that checks each request and runs none: where nothing can be
 // measured (the playground), measure(...) says why and takes its `else`,
-// and a misspelt probe is the same error as on the command line.
+// and a misspelt probe, a missing model and an argument the probe does not
+// take or of the wrong kind are the same errors as on the command line.
+// What only a probe about to run checks (a model record that cannot be
+// stepped, threads past this machine's) is not checked: the `else` applies.
 Prober unmeasured_prober();
 
 }  // namespace napkin::measure
