@@ -81,10 +81,26 @@ extern "C" void time_is_up(int) {
   if (g_phase.compare_exchange_strong(p, stopping)) stop_now();
 }
 
-// Every operator new that fails comes here first: the failure is noted, so
-// that no command can catch it and print a shorter result as if whole.
+// Every operator new that fails comes here first, and the failure is noted,
+// so that no command can catch it and print a shorter result as if whole.
+// While the run is still running, it ends here with the E0704 document,
+// rendered when the limit was armed: unwinding a run that has no memory
+// left cannot be trusted (a destructor that allocates, such as nlohmann's
+// json freeing a tree, threw out of a noexcept frame and the process ended
+// in SIGABRT with no document, 1 run in 3 at some limits). Once the run's
+// own result is being printed, the failure is thrown, with the reserve given
+// back for the unwinding.
 void allocation_failed() {
   g_out_of_memory.store(true);
+  // Not while the document itself is being made (on_stop), whose own
+  // failures fall back to a smaller document.
+  const bool ready = g_has_memory_document || !g_document_follows.load();
+  int p = running;
+  if (ready && g_phase.compare_exchange_strong(p, stopping)) {
+    if (g_has_memory_document) write_all(1, g_memory_document.data(), g_memory_document.size());
+    write_all(2, g_memory_message.data(), g_memory_message.size());
+    ::_exit(2);
+  }
   std::free(std::exchange(g_unwind_reserve, nullptr));
   throw std::bad_alloc();
 }
