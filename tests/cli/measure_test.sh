@@ -145,6 +145,9 @@ expect_match matmul.too_big 0 '= 1 FLOP/s  \[fallback: a 1000000³ matmul is 2e\
 # A decode step of a model's own shapes, bounded below by the time its
 # weights take to read at the measured read bandwidth (the model is 4 times
 # a 32 MiB last-level cache, so the caches cannot hold it between steps).
+# The bound is halved: a machine busy with other work measured the read at
+# 4.2 GB/s (spread 176%) and the step at 14.5 ms against a 30.7 ms "bound";
+# a kernel that skips its work is a hundred times faster, not two.
 cat >"$tmp/decode.napkin" <<'NAPKIN'
 import "std/models"
 import "std/dtypes"
@@ -154,7 +157,7 @@ model small extends transformer {
 let step = measure(cpu.decode_step, model = small, batch = 2, context = 64 token) else 1 s
 let read = measure(cpu.read_bandwidth) else 1 TB/s
 let bound = small.matmul_params * fp32.bytes_per_param / read
-check step > bound
+check step > bound / 2
 check step < 5 s
 NAPKIN
 expect_match decode.measured 0 'measured: cpu\.decode_step\(model=small\[L=8,d=512,h=8,kv=2,hd=64,vd=64,ffn=1536x3,V=16000\],batch=2,context=64,dtype=fp32,threads=[0-9]+\) on ' out -- \
