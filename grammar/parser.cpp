@@ -251,6 +251,11 @@ void parse_into(const SourceFile& file, AstBuilder& builder) {
       while (b > 0 && std::isspace(static_cast<unsigned char>(file.text[b - 1]))) --b;
     const std::string message(e.message());
     if (message == parse_errors::message<unit_after_operand>) stray_unit(file, b, message);
+    // `**` is a power in Python, which a course's students write first.
+    if (message == parse_errors::message<mul_rhs> && b > 0 && b < file.text.size() && file.text[b] == '*' &&
+        file.text[b - 1] == '*')
+      fail(codes::syntax, Span{&file, static_cast<std::uint32_t>(b - 1), static_cast<std::uint32_t>(b + 1)},
+           "`**` is not an operator in napkin", "a power is written `^`: `2^10`, `d_model^2`");
     fail(codes::syntax, char_at(file, b), message);
   }
 }
