@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
+#include <set>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -179,9 +182,24 @@ std::string graded_junit(const std::vector<GradedFile>& files, const std::string
 std::string graded_text(const std::vector<GradedFile>& files) {
   std::string out;
   double score = 0, max = 0;
+  // An error that stops several checks (a submission that does not parse
+  // stops them all) is shown whole once, and each check it stops points to it.
+  std::map<std::string, int> stops;
+  for (const auto& f : files)
+    for (const auto& c : f.checks)
+      if (c.status == CheckOutcome::Status::errored && c.error && !c.error->rendered.empty()) ++stops[c.error->rendered];
+  std::set<std::string> shown;
   for (const auto& f : files) {
     for (const auto& n : f.notes) out += n + "\n";
-    for (const auto& c : f.checks) out += outcome_lines(c);
+    for (const auto& c : f.checks) {
+      const bool shared = c.status == CheckOutcome::Status::errored && c.error && stops[c.error->rendered] > 1;
+      if (!shared) {
+        out += outcome_lines(c);
+        continue;
+      }
+      if (shown.insert(c.error->rendered).second) out += c.error->rendered;
+      out += fmt::format("{}:{}: errored: {}: the error above ({})\n", c.file, c.line, c.name, c.error->code);
+    }
     for (const auto& e : f.errors) out += e.rendered;
     score += f.score();
     max += f.max_score();

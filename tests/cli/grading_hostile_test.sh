@@ -161,6 +161,15 @@ expect_match cr.grade 0 '^score: 5 of 5 points$' out -- "$napkin" grade "$ref" "
 printf '# c\r\nlet a = 1\r\nlet b = a +\r\n' >"$tmp/crlf.napkin"
 expect_match crlf.place 2 "crlf\\.napkin:4:1: error\\[E0100\\]|crlf\\.napkin:3:12: error\\[E0100\\]" err -- "$napkin" run "$tmp/crlf.napkin"
 
+# ---- A submission that does not parse is one message, not one a check ---
+# examples/grading/submission_broken.napkin: `* *` at 16:37 stops all seven checks.
+expect_match broken.once 2 '^score: 0 of 14 points$' out -- "$napkin" grade examples/grading/reference.napkin examples/grading/submission_broken.napkin
+expect broken.one_diagnostic 0 1 -- grep -c 'error\[E0100\]' "$tmp/out"
+expect broken.each_check 0 7 -- grep -c '^examples/grading/reference\.napkin:[0-9]*: errored: .*: the error above (E0100)$' "$tmp/out"
+# Python's power: the help says napkin writes `^`.
+printf 'scenario q1 {\n  x = 2 ** 32 * 1 B\n}\n' >"$sub/power.napkin"
+expect_match broken.power 2 'help: a power is written `\^`' out -- "$napkin" grade "$ref" "$sub/power.napkin"
+
 # ---- G4: a byte-order mark keeps the handout's title --------------------
 printf '\357\273\277# Sizing a model\n# Work out the weights.\n\nscenario q1 {\n  w = 2 * 8 GB\n}\ncheck q1.w == 16 GB\n' >"$tmp/bom.napkin"
 expect_match bom.title 0 '^Sizing a model' out -- "$napkin" handout "$tmp/bom.napkin"
