@@ -45,7 +45,7 @@ std::string json_document(const nlohmann::ordered_json& tree, const std::string&
 std::string sweeps_json_at(const Interpreter& in, const std::vector<SweepResult>& sweeps, int depth);
 
 std::string report_json(const Interpreter& in, const Report& r) {
-  return json_document(report_tree(in, r, false), r.sweeps.empty() ? "" : sweeps_json_at(in, r.sweeps, 1));
+  return json_document(report_tree(in, r, false, /*places=*/true), r.sweeps.empty() ? "" : sweeps_json_at(in, r.sweeps, 1));
 }
 
 std::string unloaded_report_json(const Diagnostic& d) { return json_document(unloaded_report_tree(d)); }

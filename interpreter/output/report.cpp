@@ -59,8 +59,9 @@ std::vector<DerivationInput> inputs_of(const Trace& trace) {
   return out;
 }
 
-FieldReport missing(const MissingInput& e, std::string qualified, std::string name) {
+FieldReport missing(const MissingInput& e, std::string qualified, std::string name, Span at) {
   FieldReport f;
+  f.at = at;
   f.qualified = std::move(qualified);
   f.name = std::move(name);
   f.needs = e.field();
@@ -75,11 +76,12 @@ struct Errors {
   std::vector<std::exception_ptr> seen;
 
   // Called in a catch block: rethrows unless errors are kept.
-  FieldReport failed(const Error& e, std::string qualified, std::string name) {
+  FieldReport failed(const Error& e, std::string qualified, std::string name, Span at) {
     if (!out) throw;
     keep(e);
     const Diagnostic& d = e.diagnostic();
     FieldReport f;
+    f.at = at;
     f.qualified = std::move(qualified);
     f.name = std::move(name);
     f.error = d;
@@ -140,6 +142,7 @@ Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, co
   for (std::size_t i = 0; i < r->slots().size(); ++i) {
     const Slot& slot = r->slots()[i];
     const std::string q = r->name + "." + slot.name;
+    const Span at = slot.decl ? slot.decl->name_span : slot.type_decl ? slot.type_decl->name_span : Span{};
     try {
       Value v = in.field(r, i, Span{});
       FieldReport f;
@@ -151,11 +154,13 @@ Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, co
       if (formulas.trees) f.inputs = inputs_of(r->state[i].trace);
       f.own = slot.decl->span.file == r->span.file;
       f.headline = std::find(headline.begin(), headline.end(), slot.name) != headline.end();
+      f.at = at;
+      f.input = is_literal(*slot.decl->value);
       s.fields.push_back(std::move(f));
     } catch (const MissingInput& e) {
-      s.fields.push_back(missing(e, q, slot.name));
+      s.fields.push_back(missing(e, q, slot.name, at));
     } catch (const Error& e) {
-      s.fields.push_back(errors.failed(e, q, slot.name));
+      s.fields.push_back(errors.failed(e, q, slot.name, at));
     }
   }
   return s;
@@ -183,6 +188,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
       Value v = in.top_value(b, Span{});
       if (v.kind == Value::Kind::Record && v.rec->name == b->name) {
         out.sections.push_back(record_section(in, m, v.rec, errors, formulas));
+        out.sections.back().at = st.span;
         if (st.value) {  // `scenario x = decode with { ... }` says how it was made
           out.sections.back().base.clear();
           out.sections.back().origin = print_expr(*st.value);
@@ -193,9 +199,12 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
       Section s;
       s.kind = "let";
       s.name = b->name;
+      s.at = st.span;
       FieldReport f;
       f.qualified = b->name;
       f.name = b->name;
+      f.at = st.name_span;
+      f.input = is_literal(*st.value);
       f.ok = true;
       f.value = v;
       f.derivation = derivation_of(in, formulas, *st.value, b->state.trace, v);
@@ -206,13 +215,15 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
       Section s;
       s.kind = "let";
       s.name = b->name;
-      s.fields.push_back(missing(e, b->name, b->name));
+      s.at = st.span;
+      s.fields.push_back(missing(e, b->name, b->name, st.name_span));
       out.sections.push_back(std::move(s));
     } catch (const Error& e) {
       Section s;
       s.kind = "let";
       s.name = b->name;
-      s.fields.push_back(errors.failed(e, b->name, b->name));
+      s.at = st.span;
+      s.fields.push_back(errors.failed(e, b->name, b->name, st.name_span));
       out.sections.push_back(std::move(s));
     }
   }

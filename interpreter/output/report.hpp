@@ -36,6 +36,8 @@ struct FieldReport {
   std::vector<DerivationInput> inputs;
   bool own = true;          // set or defined in the record's own file, not inherited from a library
   bool headline = false;    // one of the fields its record type declares worth showing (`transformer_headline`)
+  Span at;                  // the name that gives its value (or declares it); may be in another file
+  bool input = false;       // its value is written as a literal: an input, not a result
 };
 
 struct Section {
@@ -46,6 +48,7 @@ struct Section {
   const ast::Expr* origin_expr = nullptr;  // the same, as the AST (LaTeX typesets it)
   std::string doc;     // the comment block written above it (a drill's question): CommentBlock::text
   std::vector<FieldReport> fields;
+  Span at;  // the whole statement that makes it
 };
 
 // What a `solve` statement found, as data: every format shows it, and
@@ -53,6 +56,7 @@ struct Section {
 // in the report before it is rendered).
 struct SolveReport {
   std::string statement;  // "solve decode for batch max where fits", as written
+  Span at;                // that statement's place
   std::string qualified;  // "decode.batch": the input it finds
   std::string record;     // "decode"
   std::string input;      // "batch"

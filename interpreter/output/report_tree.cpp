@@ -118,13 +118,26 @@ json errored_check_tree(const ErroredCheck& c) {
   return j;
 }
 
+// The value's place and whether it is an input, after what it says.
+json placed(json v, const FieldReport& f) {
+  if (f.at.valid()) v["at"] = span_tree(f.at);
+  v["input"] = f.input;
+  return v;
+}
+
 }  // namespace
 
-json report_tree(const Interpreter& in, const Report& r, bool sweeps) {
+json span_tree(const Span& s) {
+  const auto [line, column] = s.file->line_col(s.begin);
+  const auto [end_line, end_column] = s.file->line_col(s.end);
+  return json{{"file", s.file->name}, {"line", line}, {"column", column}, {"end_line", end_line}, {"end_column", end_column}};
+}
+
+json report_tree(const Interpreter& in, const Report& r, bool sweeps, bool places) {
   json doc = json::object();
   json values = json::object();
   for (const auto& s : r.sections)
-    for (const auto& f : s.fields) values[f.qualified] = field_tree(in, r, f);
+    for (const auto& f : s.fields) values[f.qualified] = places ? placed(field_tree(in, r, f), f) : field_tree(in, r, f);
   doc["values"] = std::move(values);
   if (sweeps && !r.sweeps.empty()) {
     json list = json::array();
@@ -133,13 +146,17 @@ json report_tree(const Interpreter& in, const Report& r, bool sweeps) {
   }
   // Every check in the file's order: those evaluated, and those that could not be.
   json checks = json::array();
+  const auto add = [&](json c, const ast::Stmt* st) {
+    if (places && st) c["at"] = span_tree(st->span);
+    checks.push_back(std::move(c));
+  };
   std::size_t e = 0;
   for (const auto& c : r.checks) {
     for (; e < r.errored_checks.size() && r.errored_checks[e].stmt->span.begin < c.stmt->span.begin; ++e)
-      checks.push_back(errored_check_tree(r.errored_checks[e]));
-    checks.push_back(check_tree(in, c));
+      add(errored_check_tree(r.errored_checks[e]), r.errored_checks[e].stmt);
+    add(check_tree(in, c), c.stmt);
   }
-  for (; e < r.errored_checks.size(); ++e) checks.push_back(errored_check_tree(r.errored_checks[e]));
+  for (; e < r.errored_checks.size(); ++e) add(errored_check_tree(r.errored_checks[e]), r.errored_checks[e].stmt);
   doc["checks"] = std::move(checks);
   // Every error the run met, each once, a solve's that found nothing last
   // (a file without errors has no "errors" key).
@@ -150,8 +167,17 @@ json report_tree(const Interpreter& in, const Report& r, bool sweeps) {
   if (!errors.empty()) doc["errors"] = std::move(errors);
   if (!r.solves.empty()) {
     json solves = json::array();
-    for (const auto& s : r.solves) solves.push_back(solve_tree(in, s, true));
+    for (const auto& s : r.solves) {
+      solves.push_back(solve_tree(in, s, true));
+      if (places && s.at.valid()) solves.back()["at"] = span_tree(s.at);
+    }
     doc["solves"] = std::move(solves);
+  }
+  if (places) {  // each record's whole statement: a value it has that the file does not write shows at its end
+    json records = json::array();
+    for (const auto& s : r.sections)
+      if (s.kind != "let" && s.at.valid()) records.push_back(json{{"name", s.name}, {"kind", s.kind}, {"at", span_tree(s.at)}});
+    doc["records"] = std::move(records);
   }
   return doc;
 }

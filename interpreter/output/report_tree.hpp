@@ -10,8 +10,14 @@ namespace napkin {
 
 // {values, [sweeps], checks, [errors], [solves]}. Without `sweeps` the tree
 // leaves them out: report_json writes them row by row into its text, so
-// that no tree of a hundred thousand rows is held.
-nlohmann::ordered_json report_tree(const Interpreter& in, const Report& r, bool sweeps);
+// that no tree of a hundred thousand rows is held. With `places`, every
+// value, check and solve also says where it is written ("at") and each value
+// whether it is an input, and "records" gives each record's statement: what
+// an editor needs to put the values beside the text (the playground).
+nlohmann::ordered_json report_tree(const Interpreter& in, const Report& r, bool sweeps, bool places = false);
+// A span as data: {file, line, column, end_line, end_column}, lines and
+// columns counting from 1 (columns in bytes), the end just past it.
+nlohmann::ordered_json span_tree(const Span& s);
 // A file that did not load: no values, no checks, its error.
 nlohmann::ordered_json unloaded_report_tree(const Diagnostic& d);
 // One sweep, its every row in the tree (what TOML converts).

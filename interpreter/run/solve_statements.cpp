@@ -56,6 +56,7 @@ std::vector<SolveReport> solve_statements(Interpreter& in, Module* m, int depth)
       found.error = e.diagnostic();
     }
     found.statement = std::string(st.span.text());
+    found.at = st.span;
     out.push_back(std::move(found));
   }
   return out;
