@@ -4,6 +4,7 @@
 #include "report_tree.hpp"
 
 #include "interpreter/core/samples.hpp"
+#include "interpreter/derivation/check_failure.hpp"
 
 #include "check_results.hpp"
 #include "error_info.hpp"
@@ -154,7 +155,10 @@ json report_tree(const Interpreter& in, const Report& r, bool sweeps, bool place
   for (const auto& c : r.checks) {
     for (; e < r.errored_checks.size() && r.errored_checks[e].stmt->span.begin < c.stmt->span.begin; ++e)
       add(errored_check_tree(r.errored_checks[e]), r.errored_checks[e].stmt);
-    add(check_tree(in, c), c.stmt);
+    json t = check_tree(in, c);
+    // A failed check's error as the command line prints it (E0500), whole: an editor shows it as it shows any other.
+    if (places && !c.passed && c.stmt) t["diagnostic"] = error_json(error_info(check_failure(in, c)));
+    add(std::move(t), c.stmt);
   }
   for (; e < r.errored_checks.size(); ++e) add(errored_check_tree(r.errored_checks[e]), r.errored_checks[e].stmt);
   doc["checks"] = std::move(checks);

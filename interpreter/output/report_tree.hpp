@@ -12,8 +12,10 @@ namespace napkin {
 // leaves them out: report_json writes them row by row into its text, so
 // that no tree of a hundred thousand rows is held. With `places`, every
 // value, check and solve also says where it is written ("at") and each value
-// whether it is an input, and "records" gives each record's statement: what
-// an editor needs to put the values beside the text (the playground).
+// whether it is an input, each failed check its error whole ("diagnostic",
+// E0500 as the command line prints it), and "records" gives each record's
+// statement: what an editor needs to put the values and errors beside the
+// text (the playground).
 nlohmann::ordered_json report_tree(const Interpreter& in, const Report& r, bool sweeps, bool places = false);
 // A span as data: {file, line, column, end_line, end_column}, lines and
 // columns counting from 1 (columns in bytes), the end just past it.

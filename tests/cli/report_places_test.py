@@ -78,6 +78,21 @@ with tempfile.TemporaryDirectory() as d:
     expect("a field waiting for an input: its place", v["r.use"].get("needs") == "need" and
            v["r.use"].get("at") == place(4, 3, 4, 6, "broken.napkin"), v["r.use"])
 
+    # A failed check carries its error whole, as `napkin run` prints it on stderr.
+    with open(os.path.join(d, "failing.napkin"), "w", encoding="utf-8") as f:
+        f.write("let a = 2 s\ncheck a > 5 s\n")
+    r = subprocess.run([NAPKIN, "run", "failing.napkin", "--format", "json"], cwd=d, capture_output=True, text=True)
+    c = json.loads(r.stdout)["checks"][0]
+    diag = c.get("diagnostic", {})
+    # `a > 5 s` runs from column 7 to 14 on line 2.
+    expect("a failed check: E0500 over its condition, its label and help", c["passed"] is False and
+           (diag.get("code"), diag.get("message"), diag.get("line"), diag.get("column"), diag.get("end_column")) ==
+           ("E0500", "check failed: 2 s > 5 s is false", 2, 7, 14) and
+           [l["message"] for l in diag.get("labels", [])] == ["this is false"] and "napkin explain" in diag.get("help", ""),
+           c)
+    expect("... the same error the terminal shows", "failing.napkin:2:7: error[E0500]: check failed: 2 s > 5 s is false"
+           in r.stderr, r.stderr)
+
     # TOML carries the report as it was: no places.
     r = subprocess.run([NAPKIN, "run", "places.napkin", "--format", "toml"], cwd=d, capture_output=True, text=True)
     expect("TOML is unchanged: no places in it", r.returncode == 0 and "end_column" not in r.stdout and

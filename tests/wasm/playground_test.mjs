@@ -95,7 +95,12 @@ test("the page's own evaluation: a brief report, the values the page shows", () 
   assert.equal(report.values["parameters.d_head"].derivation, undefined);
   // A file just opened: its values first, without their formulas.
   const values = JSON.parse(same(["run", "examples/exercise1_size_a_model.napkin", "--format", "json", "--brief=values"]).stdout);
-  assert.deepEqual(values.values["parameters.d_head"], { si: 128, unit: "", display: "128" });
+  const { at, ...figures } = values.values["parameters.d_head"];
+  assert.deepEqual(figures, { si: 128, unit: "", display: "128", input: false });
+  // Where it is written: the page places it there (docs/playground.md).
+  assert.equal(at.file, "examples/exercise1_size_a_model.napkin");
+  const line = files["examples/exercise1_size_a_model.napkin"].split("\n")[at.line - 1];
+  assert.equal(line.slice(at.column - 1, at.end_column - 1), "d_head");
   assert.deepEqual(Object.keys(values.values), Object.keys(report.values));
   assert.deepEqual(values.checks, report.checks);
 });
@@ -129,4 +134,26 @@ test("a page holds one file: import_toml says so, at its place", () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^f\.napkin:1:17: error\[E0602\]: the playground holds one file: import_toml\(\.\.\.\) has no profile to read here\n/);
   assert.match(r.stderr, /= help: give the profile's figures as a record in the file, or run napkin on the command line\n$/);
+});
+
+// The page's diagnostics are made from the run's JSON (web/src/diagnostics.js).
+const { Text } = await import(pathToFileURL(join(root, "web/node_modules/@codemirror/state/dist/index.js")).href);
+const { toDiagnostics } = await import(pathToFileURL(join(root, "web/src/diagnostics.js")).href);
+
+test("a solve that finds nothing: the page underlines what `napkin check` reports, E0503 at 8:1", () => {
+  const text = readFileSync(join(root, "tests/errors/solve_no_solution.napkin"), "utf8");
+  const given = { "f.napkin": text };
+  const check = whole.run(["check", "f.napkin"], given, { readBack: false });
+  assert.equal(check.code, 2);
+  assert.match(check.stderr, /^f\.napkin:8:1: error\[E0503\]: no solution in \[300, 400\]/m);
+  const r = page.run(["run", "f.napkin", "--format", "json", "--brief"], given, { readBack: false });
+  const doc = Text.of(text.split("\n"));
+  const d = toDiagnostics(doc, JSON.parse(r.stdout), "f.napkin");
+  assert.equal(d.length, 1, JSON.stringify(d));
+  assert.equal(d[0].source, "E0503");
+  // The whole statement, line 8, as `check` and the language server place it.
+  assert.equal(d[0].from, doc.line(8).from);
+  assert.equal(d[0].to, doc.line(8).to);
+  assert.match(d[0].message, /^f\.napkin:8:1: error\[E0503\]: no solution in \[300, 400\]/);
+  assert.equal(d[0].message.split("\n")[0], check.stderr.split("\n")[0]);
 });

@@ -7,9 +7,8 @@ import { setDiagnostics, lintGutter, lintKeymap } from '@codemirror/lint';
 import examples from 'napkin:examples';
 import { startNapkin } from './napkin_client.js';
 import { napkinLanguage } from './language.js';
-import { scanFields } from './fields.js';
-import { valuesField, setResults, buildDecorations } from './values.js';
-import { toDiagnostics, diagnosticBlocks } from './diagnostics.js';
+import { valuesField, setResults, buildDecorations, valuePlaces } from './values.js';
+import { toDiagnostics, elsewhere } from './diagnostics.js';
 import { renderDerivation } from './derivation.js';
 import { encodeShare, decodeShare } from './share.js';
 import { StatusLine, evaluationStatus, shareNotice } from './status.js';
@@ -38,6 +37,7 @@ const picker = $('examples');
 let path = DEFAULT_EXAMPLE;
 let openKey = null; // the value whose derivation the panel shows
 let timer = null;
+let lastReport = null; // the JSON of the last evaluation: where its values are written
 
 function decodeBase64(text) {
   if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
@@ -47,10 +47,11 @@ function decodeBase64(text) {
   return bytes;
 }
 
+// The value written on the cursor's line, by the last evaluation's places.
 function fieldOnLine(state, pos) {
-  const line = state.doc.lineAt(pos);
-  const { fields } = scanFields(state.doc.toString());
-  const f = fields.find((x) => x.from >= line.from && x.from <= line.to);
+  if (!lastReport) return null;
+  const n = state.doc.lineAt(pos).number;
+  const f = valuePlaces(lastReport, path).find((x) => x.at.line === n);
   return f ? f.key : null;
 }
 
@@ -138,16 +139,9 @@ async function evaluate(brief = 'lines') {
   if (currentText() !== text) return; // edited meanwhile: the next evaluation comes
   const state = view ? view.state : EditorState.create({ doc: text, extensions });
   mark('stateMade');
-  const layout = { ...scanFields(text), path };
-  const effects = [];
-  let errors = [];
-  if (report) {
-    effects.push(setResults.of(buildDecorations(state.doc, report, layout)));
-    errors = report.errors ?? [];
-  } else {
-    effects.push(setResults.of(buildDecorations(state.doc, { values: {}, checks: [] }, layout)));
-  }
-  const diagnostics = toDiagnostics(state.doc, errors, r.stderr, path);
+  lastReport = report;
+  const effects = [setResults.of(buildDecorations(state.doc, report ?? { values: {}, checks: [] }, path))];
+  const diagnostics = toDiagnostics(state.doc, report, path);
   const update = [setDiagnostics(state, diagnostics), { effects }];
   if (view) view.dispatch(...update);
   else {
@@ -209,7 +203,7 @@ function showProblems(report, r, diagnostics) {
     problems.append(li);
   }
   // Errors elsewhere (an import), and napkin's output when it wrote no report.
-  for (const [, text] of diagnosticBlocks(r.stderr, path)) {
+  for (const text of elsewhere(report, path)) {
     if (shown.has(text)) continue;
     const li = document.createElement('li');
     const pre = document.createElement('pre');

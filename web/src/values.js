@@ -1,9 +1,14 @@
 // Values beside their fields: a widget at the end of each field's line with
 // the value napkin computed (or its error), a ✓ or ✗ at the end of each
 // check, and under a record the values it shows that the file does not
-// write itself. Positions follow the edits made until the next evaluation.
+// write itself. Where each goes, and which values are inputs, is the run's
+// data (`napkin run --format json`: each value's and check's "at", each
+// record's statement in "records", each value's "input"); nothing here
+// reads napkin source. Positions follow the edits made until the next
+// evaluation.
 import { StateField, StateEffect, RangeSetBuilder } from '@codemirror/state';
 import { EditorView, Decoration, WidgetType } from '@codemirror/view';
+import { offsetAt } from './diagnostics.js';
 
 export const setResults = StateEffect.define();
 const MAX_COLUMN = 64;
@@ -13,10 +18,7 @@ function describe(v) {
   if (v.needs !== undefined) return { text: `needs ${v.needs}`, title: `needs the input ${v.needs} (declared at ${v.declared_at})`, cls: 'nv-needs' };
   const range = v.range ? ` (p5 to p95 of ${v.range.samples} samples)` : '';
   // An input (a literal) shows its value quieter than a formula's result.
-  // A file just opened is evaluated for its values alone (`--brief=values`):
-  // its formulas, and so which values are inputs, come with the next run.
-  const input = v.formula !== undefined && v.formula === v.substituted && !v.formula.includes('(');
-  return { text: v.display, title: `${v.substituted || v.display}${range}: click for its derivation`, cls: input ? 'nv-input' : '' };
+  return { text: v.display, title: `${v.substituted || v.display}${range}: click for its derivation`, cls: v.input === true ? 'nv-input' : '' };
 }
 
 class ValueWidget extends WidgetType {
@@ -99,19 +101,42 @@ class MoreWidget extends WidgetType {
   ignoreEvent() { return false; }
 }
 
-// Builds the decorations for one evaluation of `doc`: `report` is napkin's
-// JSON, `layout` what scanFields found in the same text.
-export function buildDecorations(doc, report, layout) {
+// Whether the place `at` lies inside `within` (both the run's places).
+function inside(at, within) {
+  const before = (l1, c1, l2, c2) => l1 < l2 || (l1 === l2 && c1 <= c2);
+  return before(within.line, within.column, at.line, at.column) && before(at.end_line, at.end_column, within.end_line, within.end_column);
+}
+
+// Where each value is written in this file: its key and the line of its
+// name. A let is written at its name; a record's field where the record's
+// own statement writes it (a field it takes from another record, or from a
+// library, is listed under it instead).
+export function valuePlaces(report, path) {
+  const records = new Map((report.records ?? []).map((r) => [r.name, r.at]));
+  const out = [];
+  for (const [key, v] of Object.entries(report.values ?? {})) {
+    const at = v.at;
+    if (!at || at.file !== path) continue;
+    const dot = key.indexOf('.');
+    const own = dot < 0 ? at : records.get(key.slice(0, dot));
+    if (own && own.file === path && inside(at, own)) out.push({ key, at });
+  }
+  return out;
+}
+
+// Builds the decorations for one evaluation of `doc`, the file `path`:
+// `report` is napkin's JSON of the same text.
+export function buildDecorations(doc, report, path) {
   const items = [];
   const placed = new Set();
   const byLine = new Map();
-  for (const f of layout.fields) {
-    const v = report.values[f.key];
-    if (!v) continue;
-    placed.add(f.key);
-    const line = doc.lineAt(f.from);
+  for (const { key, at } of valuePlaces(report, path)) {
+    const from = offsetAt(doc, at.line, at.column);
+    if (from === null) continue;
+    placed.add(key);
+    const line = doc.lineAt(from);
     if (!byLine.has(line.number)) byLine.set(line.number, []);
-    byLine.get(line.number).push([f.key, v]);
+    byLine.get(line.number).push([key, report.values[key]]);
   }
   // The values of consecutive lines line up in a column, two characters
   // after the longest of those lines (the editor's font is monospaced).
@@ -136,16 +161,18 @@ export function buildDecorations(doc, report, layout) {
     });
   }
   for (const c of report.checks ?? []) {
-    if (!c.line || c.line > doc.lines || (c.file && c.file !== layout.path)) continue;
-    const line = doc.line(c.line);
+    const at = c.at;
+    if (!at || at.file !== path || offsetAt(doc, at.line, 1) === null) continue;
+    const line = doc.line(at.line);
     items.push({ pos: line.to, side: 5, deco: Decoration.widget({ widget: new CheckWidget(c), side: 5 }) });
   }
-  const keys = Object.keys(report.values);
-  for (const r of layout.records) {
+  const keys = Object.keys(report.values ?? {});
+  for (const r of report.records ?? []) {
+    if (r.at.file !== path || offsetAt(doc, r.at.end_line, 1) === null) continue;
     const prefix = `${r.name}.`;
     const rest = keys.filter((k) => k.startsWith(prefix) && !placed.has(k)).map((k) => [k, report.values[k]]);
     if (rest.length === 0) continue;
-    const line = doc.lineAt(r.end);
+    const line = doc.line(r.at.end_line);
     items.push({ pos: line.to, side: 100, deco: Decoration.widget({ widget: new MoreWidget(r.name, rest), side: 100, block: true }) });
   }
   items.sort((a, b) => a.pos - b.pos || a.side - b.side);

@@ -1,66 +1,89 @@
 // The page's logic without a browser, under Node.js alone (ctest's
-// web.page_logic, nothing to install): where fields are written (napkin's
-// JSON names values, the page finds their lines), share links both ways and
-// their size limit, the status line's notice.
+// web.page_logic, nothing to install): where values and errors go, from a
+// report written here by hand as `napkin run --format json` writes one
+// (places count lines and columns from 1, columns in bytes of UTF-8), share
+// links both ways and their size limit, the status line's notice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { scanFields } from '../src/fields.js';
+import { Text } from '@codemirror/state';
 import { deflateRawSync } from 'node:zlib';
+import { valuePlaces } from '../src/values.js';
+import { toDiagnostics, elsewhere, offsetAt } from '../src/diagnostics.js';
 import { encodeShare, decodeShare, inflate, MAX_FILE_BYTES } from '../src/share.js';
 import { StatusLine, evaluationStatus, shareNotice } from '../src/status.js';
-import { webDir, example } from './files.mjs';
+import { example } from './files.mjs';
 
-const keys = (text) => scanFields(text).fields.map((f) => f.key);
+const at = (line, column, end_line, end_column, file = 'f.napkin') => ({ file, line, column, end_line, end_column });
+const docOf = (text) => Text.of(text.split('\n'));
 
-test('fields: records, lets, top-level values; not a function, a call or a check', () => {
-  const text = [
-    'import "std/transformer"',
-    'let a = 1',
-    'top = a + 1',
-    'model m extends transformer {',
-    '  x = 1, y = f(z = 2)   # z is an argument',
-    '  w: count = 3; v: B',
-    '  nested = m with { x = 5 }',
-    '}',
-    'scenario s = m',
-    '  with {',
-    '    x = 2',
-    '  }',
-    'fn f(z = 1) = z',
-    'check m.x == 1',
-    'sweep s over x in [1, 2] show y',
-    'record r { q = "a = b" }',
-  ].join('\n');
-  assert.deepEqual(keys(text), ['a', 'top', 'm.x', 'm.y', 'm.w', 'm.v', 'm.nested', 's.x', 'r.q']);
-  const { records } = scanFields(text);
-  assert.deepEqual(records.map((r) => r.name), ['m', 's', 'r']);
-  // A record's statement ends at its closing brace, `with` on a line of its own included.
-  assert.deepEqual(records.map((r) => text.slice(r.end - 1, r.end)), ['}', '}', '}']);
-  assert.equal(text.slice(records[1].from, records[1].end), 'scenario s = m\n  with {\n    x = 2\n  }');
+// let a = 2 µs            line 1
+// scenario s {            line 2
+//   n = 4                 line 3
+//   t = n * a             line 4
+// }                       line 5
+// scenario w = s with { n = 8 }
+const TEXT = 'let a = 2 µs\nscenario s {\n  n = 4\n  t = n * a\n}\nscenario w = s with { n = 8 }\n';
+const REPORT = {
+  values: {
+    a: { display: '2 µs', at: at(1, 5, 1, 6), input: true },
+    's.n': { display: '4', at: at(3, 3, 3, 4), input: true },
+    's.t': { display: '8 µs', at: at(4, 3, 4, 4), input: false },
+    'w.n': { display: '8', at: at(6, 23, 6, 24), input: true },
+    // taken from s: written inside s's statement, not w's
+    'w.t': { display: '16 µs', at: at(4, 3, 4, 4), input: false },
+    // from a library
+    's.lib': { display: '1', at: at(3, 3, 3, 6, 'std/x'), input: true },
+  },
+  checks: [],
+  records: [
+    { name: 's', kind: 'scenario', at: at(2, 1, 5, 2) },
+    { name: 'w', kind: 'scenario', at: at(6, 1, 6, 30) },
+  ],
+};
+
+test('values: placed where the run says each is written, within its own statement', () => {
+  const places = valuePlaces(REPORT, 'f.napkin');
+  assert.deepEqual(places.map((p) => [p.key, p.at.line]), [['a', 1], ['s.n', 3], ['s.t', 4], ['w.n', 6]]);
+  // Another file's name for the same text places nothing.
+  assert.deepEqual(valuePlaces(REPORT, 'g.napkin'), []);
 });
 
-test('fields: offsets name the field', () => {
-  const text = 'scenario p {\n  d_head = 1\n}\n';
-  const [f] = scanFields(text).fields;
-  assert.equal(text.slice(f.from, f.to), 'd_head');
+test('places: a byte column becomes the editor\'s UTF-16 offset', () => {
+  const doc = docOf('let µ = "😀" + x\n');
+  // `x` is byte column 19 (µ 2 bytes, 😀 4), UTF-16 offset 15 (µ 1 unit, 😀 2)
+  assert.equal(offsetAt(doc, 1, 19), 15);
+  assert.equal(offsetAt(doc, 2, 1), 17);
+  assert.equal(offsetAt(doc, 3, 1), null);
 });
 
-test('fields: every field found in the examples is written on its line as NAME = or NAME:', () => {
-  const dir = join(webDir, '../examples');
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.napkin'))) {
-    const text = readFileSync(join(dir, name), 'utf8');
-    const { fields } = scanFields(text);
-    assert.ok(fields.length > 0, name);
-    for (const f of fields) {
-      const field = f.key.split('.').pop();
-      const lineStart = text.lastIndexOf('\n', f.from) + 1;
-      const lineEnd = text.indexOf('\n', f.from);
-      const line = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
-      assert.match(line, new RegExp(`(^|[\\s{,;])(let\\s+)?${field}\\s*(=[^=]|:)`), `${name}: ${f.key} on "${line}"`);
-    }
-  }
+test('diagnostics: from the run\'s errors and failed checks, over their spans, with labels, notes and help', () => {
+  const text = 'let a = 2 s\nlet b = a + 3\ncheck a > 5 s\n';
+  const e = {
+    code: 'E0201', message: 'cannot add s (time) and a plain number', ...at(2, 9, 2, 10),
+    labels: [
+      { message: 'this is s (time) (2 s)', primary: true, ...at(2, 9, 2, 10) },
+      { message: 'this is a plain number (3)', primary: false, ...at(2, 13, 2, 14) },
+    ],
+    notes: ['a note'], help: 'both sides of `+` must have the same dimension',
+  };
+  const failed = { code: 'E0500', message: 'check failed: 2 s > 5 s is false', ...at(3, 7, 3, 14), labels: [], notes: [], help: '' };
+  const imported = { code: 'E0300', message: 'unknown name `q`', ...at(1, 1, 1, 2, 'lib.napkin'), labels: [], notes: [], help: '' };
+  const report = { values: {}, errors: [e, e, imported], checks: [{ passed: false, status: 'failed', diagnostic: failed }] };
+  const d = toDiagnostics(docOf(text), report, 'f.napkin');
+  assert.deepEqual(d.map((x) => [x.source, x.from, x.to]), [['E0201', 20, 21], ['E0500', 32, 39]]);
+  // As the terminal lays it out (napkin run f.napkin), the source line from the editor's text.
+  assert.equal(d[0].message, [
+    'f.napkin:2:9: error[E0201]: cannot add s (time) and a plain number',
+    '  |',
+    '2 | let b = a + 3',
+    '  |         ^ this is s (time) (2 s)',
+    '  |             - this is a plain number (3)',
+    '  = note: a note',
+    '  = help: both sides of `+` must have the same dimension',
+  ].join('\n'));
+  assert.deepEqual(elsewhere(report, 'f.napkin'), ['lib.napkin:1:1: error[E0300]: unknown name `q`']);
+  // No report (napkin wrote none): nothing to place.
+  assert.deepEqual(toDiagnostics(docOf(text), null, 'f.napkin'), []);
 });
 
 test('share links: the file comes back, name and all, and shorter', async () => {
