@@ -30,12 +30,13 @@ std::string shown(const Interpreter& in, const Value& like, double x) {
 std::string count(double x) { return fmt::format("{}", static_cast<long long>(x)); }
 
 std::string degrees(const LayoutRow& r) {
-  return fmt::format("tp {} · pp {} · cp {} · dp {} · micro_batch {}", count(r.tp), count(r.pp), count(r.cp),
-                     count(r.dp), count(r.micro_batch));
+  return fmt::format("tp {} · pp {} · vpp {} · cp {} · dp {} · micro_batch {} · zero {}", count(r.tp), count(r.pp),
+                     count(r.vpp), count(r.cp), count(r.dp), count(r.micro_batch), count(r.zero_stage));
 }
 
 bool same_layout(const LayoutRow& a, const LayoutRow& b) {
-  return a.tp == b.tp && a.pp == b.pp && a.cp == b.cp && a.dp == b.dp && a.micro_batch == b.micro_batch;
+  return a.tp == b.tp && a.pp == b.pp && a.cp == b.cp && a.dp == b.dp && a.micro_batch == b.micro_batch &&
+         a.vpp == b.vpp && a.zero_stage == b.zero_stage;
 }
 
 std::string best_text(const Interpreter& in, const LayoutResult& r) {
@@ -86,15 +87,27 @@ std::string not_chosen_line(const Interpreter& in, const LayoutResult& r) {
                      in.show(r.capacity_value));
 }
 
+// Why candidates were not layouts: one line per reason that dropped any,
+// with how many and the first of them ("  12 tp does not divide the heads
+// or KV heads (e.g. tp 6 · pp 2 · ...)").
+std::vector<std::string> dropped_lines(const LayoutResult& r) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < kValidity.size(); ++i)
+    if (r.invalid_by[i] > 0)
+      out.push_back(fmt::format("{} {} (e.g. {})", r.invalid_by[i], kValidityNames[i], degrees(*r.invalid_example[i])));
+  return out;
+}
+
 std::vector<std::string> row_cells(const Interpreter& in, const LayoutResult& res, const LayoutRow& r,
                                    std::size_t rank) {
-  return {count(rank), count(r.tp), count(r.pp), count(r.cp), count(r.dp), count(r.micro_batch),
-          shown(in, res.time_like, r.step_time), shown(in, res.memory_like, r.memory),
+  return {count(rank), count(r.tp), count(r.pp), count(r.vpp), count(r.cp), count(r.dp), count(r.micro_batch),
+          count(r.zero_stage), shown(in, res.time_like, r.step_time), shown(in, res.memory_like, r.memory),
           shown(in, res.bubble_like, r.bubble), shown(in, res.mfu_like, r.mfu)};
 }
 
-const std::vector<std::string> kHeads = {"#",         "tp",             "pp",     "cp",         "dp", "micro_batch",
-                                         "step_time", "memory_per_gpu", "bubble", "implied_mfu"};
+const std::vector<std::string> kHeads = {"#",    "tp",        "pp",             "vpp",    "cp",
+                                         "dp",   "micro_batch", "zero",         "step_time", "memory_per_gpu",
+                                         "bubble", "implied_mfu"};
 
 // Terminal width of a UTF-8 string: its code points.
 std::size_t width(const std::string& s) {
@@ -105,6 +118,7 @@ std::size_t width(const std::string& s) {
 
 std::string layout_text(const Interpreter& in, const LayoutResult& r, std::size_t top) {
   std::string s = header_line(in, r) + "\n";
+  for (const auto& line : dropped_lines(r)) s += "  not valid: " + line + "\n";
   const std::size_t n = shown_rows(r, top);
   if (n == 0) {
     s += "no layout fits\n";
@@ -134,6 +148,8 @@ std::string layout_text(const Interpreter& in, const LayoutResult& r, std::size_
 
 std::string layout_markdown(const Interpreter& in, const LayoutResult& r, std::size_t top) {
   std::string s = fmt::format("## {}\n\n", header_line(in, r));
+  for (const auto& line : dropped_lines(r)) s += "- not valid: " + line + "\n";
+  if (r.invalid > 0) s += "\n";
   const std::size_t n = shown_rows(r, top);
   if (n == 0) s += "No layout fits.\n";
   if (n > 0) {
@@ -162,7 +178,8 @@ std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_
   using nlohmann::ordered_json;
   auto row = [&](const LayoutRow& x) {
     ordered_json j;
-    j["tp"] = x.tp, j["pp"] = x.pp, j["cp"] = x.cp, j["dp"] = x.dp, j["micro_batch"] = x.micro_batch;
+    j["tp"] = x.tp, j["pp"] = x.pp, j["vpp"] = x.vpp, j["cp"] = x.cp, j["dp"] = x.dp, j["micro_batch"] = x.micro_batch;
+    j["zero_stage"] = x.zero_stage;
     j["step_time"] = {{"si", x.step_time}, {"display", shown(in, r.time_like, x.step_time)}};
     j["memory_per_gpu"] = {{"si", x.memory}, {"display", shown(in, r.memory_like, x.memory)}};
     j["fits"] = x.fits;
@@ -180,6 +197,9 @@ std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_
   j["memory_capacity"] = {{"si", r.capacity}, {"display", in.show(r.capacity_value)}};
   j["tried"] = r.tried;
   j["not_valid"] = r.invalid;
+  ordered_json why_not = ordered_json::object();
+  for (std::size_t i = 0; i < kValidity.size(); ++i) why_not[kValidity[i]] = r.invalid_by[i];
+  j["not_valid_by"] = std::move(why_not);
   j["not_fitting"] = r.not_fitting;
   j["compiled"] = r.compiled;
   ordered_json ranked = ordered_json::array();

@@ -13,7 +13,7 @@ namespace napkin {
 namespace {
 
 // The inputs a layout sets, in this order, and the fields read back.
-constexpr std::array<const char*, 5> kInputs = {"tp", "pp", "cp", "dp", "micro_batch"};
+constexpr std::array<const char*, 7> kInputs = {"tp", "pp", "cp", "dp", "micro_batch", "vpp", "zero_stage"};
 constexpr std::array<const char*, 6> kColumns = {"layout_ok", "memory_fits", "memory_per_gpu",
                                                  "step_time", "bubble", "implied_mfu"};
 
@@ -56,6 +56,14 @@ std::vector<double> divisors(double n) {
   return out;
 }
 
+// The name of the j-th field read back: kColumns, then kStepParts, then kValidity.
+const char* column_name(std::size_t j) {
+  if (j < kColumns.size()) return kColumns[j];
+  j -= kColumns.size();
+  if (j < kStepParts.size()) return kStepParts[j];
+  return kValidity[j - kStepParts.size()];
+}
+
 double number(const Value& v) { return v.kind == Value::Kind::Bool ? (v.b ? 1.0 : 0.0) : v.q.v; }
 
 struct Candidate {
@@ -78,6 +86,8 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
   for (const char* n : kInputs) inputs.push_back(slot_of(base, out.record, n));
   for (const char* n : kColumns) columns.push_back(slot_of(base, out.record, n));
   for (const char* n : kStepParts) columns.push_back(slot_of(base, out.record, n));
+  for (const char* n : kValidity) columns.push_back(slot_of(base, out.record, n));
+  const std::size_t validity_at = kColumns.size() + kStepParts.size();
 
   out.gpus = number_in(in, m, base, "cluster.gpus", out.record);
   out.gpus_per_domain = number_in(in, m, base, "cluster.gpus_per_domain", out.record);
@@ -91,30 +101,41 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
                       out.gpus));
 
   // The candidates: what the options name, else every divisor that can be
-  // a layout (tp inside a domain unless the plan allows otherwise).
+  // a layout (tp inside a domain unless the plan allows otherwise, pp up
+  // to the layers: uneven stages are the plan's to accept or refuse).
   const std::vector<double> all = divisors(out.gpus);
-  std::vector<double> tps = spec.tp, pps = spec.pp, cps = spec.cp, mbs = spec.micro_batch;
+  std::vector<double> tps = spec.tp, pps = spec.pp, cps = spec.cp, mbs = spec.micro_batch, vpps = spec.vpp,
+                      zeros = spec.zero_stage;
   if (tps.empty())
     for (double d : all)
       if (!tp_inside || d <= out.gpus_per_domain) tps.push_back(d);
   if (pps.empty())
     for (double d : all)
-      if (whole(layers / d)) pps.push_back(d);
+      if (d <= layers) pps.push_back(d);
   if (cps.empty()) cps.push_back(number_in(in, m, base, "cp", out.record));
-  if (mbs.empty()) mbs = {1, 2, 4, 8};
+  if (mbs.empty()) mbs = {1, 2, 4, 8, 16};
+  if (vpps.empty()) vpps = {1, 2, 4};
+  if (zeros.empty()) zeros = {number_in(in, m, base, "zero_stage", out.record)};
   std::vector<Candidate> cands;
   for (double tp : tps)
     for (double pp : pps)
       for (double cp : cps) {
         const double dp = out.gpus / (tp * pp * cp);
         if (!(dp >= 1 && whole(dp))) continue;
-        for (double mb : mbs)
-          if (whole(batch / (dp * mb)) && batch / (dp * mb) >= 1) {
-            if (cands.size() == kMaxLayouts)
-              usage(fmt::format("more than {} layouts of {} GPUs to try", kMaxLayouts, out.gpus),
-                    "name fewer degrees with --tp, --pp, --cp and --micro-batch");
-            cands.push_back({{tp, pp, cp, dp, mb}});
+        for (double mb : mbs) {
+          if (!(whole(batch / (dp * mb)) && batch / (dp * mb) >= 1)) continue;
+          for (double v : vpps) {
+            // Virtual stages need a pipeline; without one they are the
+            // same layout again.
+            if (v > 1 && pp == 1) continue;
+            for (double z : zeros) {
+              if (cands.size() == kMaxLayouts)
+                usage(fmt::format("more than {} layouts of {} GPUs to try", kMaxLayouts, out.gpus),
+                      "name fewer degrees with --tp, --pp, --cp, --vpp, --zero and --micro-batch");
+              cands.push_back({{tp, pp, cp, dp, mb, v, z}});
+            }
           }
+        }
       }
   out.tried = cands.size();
   if (cands.empty())
@@ -149,8 +170,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
     for (std::size_t j = 0; j < columns.size(); ++j) {
       Value v = in.field(r, columns[j], Span{});
       if (v.kind != Value::Kind::Quantity && v.kind != Value::Kind::Bool)
-        usage(fmt::format("{}.{} is {}; napkin layout needs a number", out.record, kColumns.size() > j ? kColumns[j] : kStepParts[j - kColumns.size()],
-                          describe_kind(v)));
+        usage(fmt::format("{}.{} is {}; napkin layout needs a number", out.record, column_name(j), describe_kind(v)));
       cols[j][p] = v.samples ? v.q.v : number(v);
       reaches = reaches || !reaches_no_point(v, made);
     }
@@ -194,7 +214,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
   for (std::size_t p = 0; p < cands.size(); ++p) {
     LayoutRow r;
     r.tp = cands[p].x[0], r.pp = cands[p].x[1], r.cp = cands[p].x[2], r.dp = cands[p].x[3];
-    r.micro_batch = cands[p].x[4];
+    r.micro_batch = cands[p].x[4], r.vpp = cands[p].x[5], r.zero_stage = cands[p].x[6];
     r.ok = cols[0][p] != 0;
     r.fits = cols[1][p] != 0;
     r.memory = cols[2][p], r.step_time = cols[3][p], r.bubble = cols[4][p], r.mfu = cols[5][p];
@@ -202,6 +222,12 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
     r.order = p;
     if (!r.ok) {
       ++out.invalid;
+      for (std::size_t i = 0; i < kValidity.size(); ++i) {
+        if (cols[validity_at + i][p] != 0) continue;
+        ++out.invalid_by[i];
+        auto& ex = out.invalid_example[i];
+        if (!ex) ex = r;
+      }
       continue;
     }
     valid.push_back(r);

@@ -3,13 +3,15 @@
 // training_plan) on its cluster, the ones that do not fit in memory
 // dropped, the rest ranked by step time.
 //
-// A layout is tensor, pipeline and context parallel degrees and a
-// micro-batch; data parallelism takes the GPUs they leave. The candidates
-// are enumerated here (degrees whose product is the cluster's GPUs, tp
-// inside a scale-up domain unless the plan says otherwise, pp dividing the
-// layers, micro-batches dividing the batch); every formula that prices one
-// is the plan's own, evaluated by the compiled sweep program
-// (interpreter/sweep/) where it can take the plan, else by the tree walker.
+// A layout is tensor, pipeline and context parallel degrees, virtual
+// stages, a micro-batch and a ZeRO stage; data parallelism takes the GPUs
+// they leave. The candidates are enumerated here (degrees whose product is
+// the cluster's GPUs, tp no larger than a scale-up domain unless the plan
+// says otherwise, pp up to the layers, micro-batches dividing the batch);
+// whether one is a layout the model can run (layout_ok, and the reason
+// when it is not) and every formula that prices it are the plan's own,
+// evaluated by the compiled sweep program (interpreter/sweep/) where it can
+// take the plan, else by the tree walker.
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -22,7 +24,7 @@ namespace napkin {
 
 struct LayoutSpec {
   std::string record;                        // the plan: "plan"
-  std::vector<double> tp, pp, cp, micro_batch;  // the values to try; empty: the defaults above
+  std::vector<double> tp, pp, cp, micro_batch, vpp, zero_stage;  // the values to try; empty: the defaults above
   bool compile = true;                       // false: the tree walker at every point (tests compare the two)
 };
 
@@ -31,8 +33,22 @@ struct LayoutSpec {
 inline constexpr std::array<const char*, 7> kStepParts = {"step_compute", "step_tp", "step_cp", "step_ep",
                                                           "step_pp", "step_bubble", "dp_exposed"};
 
+// Why a candidate is not a layout: the plan's boolean fields, each false
+// for a reason, and what `napkin layout` calls it.
+inline constexpr std::array<const char*, 7> kValidity = {"fills_cluster", "heads_split",    "widths_split",
+                                                         "experts_split", "tp_fits_domain", "stages_split",
+                                                         "batch_split"};
+inline constexpr std::array<const char*, kValidity.size()> kValidityNames = {
+    "the degrees do not fill the cluster",
+    "tp does not divide the heads or KV heads",
+    "tp does not divide the FFN or expert width",
+    "ep does not divide the experts or dp·cp",
+    "a tp group would leave its scale-up domain",
+    "the layers do not split into the stages and virtual stages",
+    "the batch does not split into micro-batches"};
+
 struct LayoutRow {
-  double tp = 1, pp = 1, cp = 1, dp = 1, micro_batch = 1;
+  double tp = 1, pp = 1, cp = 1, dp = 1, micro_batch = 1, vpp = 1, zero_stage = 1;
   bool ok = false, fits = false;
   double step_time = 0, memory = 0, bubble = 0, mfu = 0;
   std::array<double, kStepParts.size()> parts{};
@@ -44,6 +60,8 @@ struct LayoutResult {
   double gpus = 0, gpus_per_domain = 0, capacity = 0;
   std::size_t tried = 0;        // candidates evaluated
   std::size_t invalid = 0;      // evaluated, but layout_ok is false
+  std::array<std::size_t, kValidity.size()> invalid_by{};  // how many fail each test (one may fail several)
+  std::array<std::optional<LayoutRow>, kValidity.size()> invalid_example;  // the first that fails it
   std::size_t not_fitting = 0;  // a valid layout whose memory_per_gpu is over the capacity
   std::vector<LayoutRow> ranked;                  // valid and fitting, fastest first
   std::optional<LayoutRow> fastest_not_fitting;   // faster than ranked[0] (or nothing fits), not chosen

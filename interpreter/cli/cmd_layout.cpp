@@ -19,12 +19,14 @@ namespace {
 // cannot divide the cluster.
 constexpr std::size_t kMaxListed = 256;
 
-std::vector<double> values_to_try(const char* option, const std::vector<double>& list) {
+std::vector<double> values_to_try(const char* option, const std::vector<double>& list, double lowest = 1,
+                                  double highest = 1e6) {
   std::vector<double> out;
   for (double x : list) {
-    if (!(x >= 1 && std::floor(x) == x && x <= 1e6))
+    if (!(x >= lowest && std::floor(x) == x && x <= highest))
       fail(codes::usage,
-           fmt::format("each value of {} must be a whole number from 1 to 1,000,000, but this is {}", option, x),
+           fmt::format("each value of {} must be a whole number from {} to {}, but this is {}", option, lowest,
+                       highest == 1e6 ? std::string("1,000,000") : fmt::format("{}", highest), x),
            fmt::format("write the values to try, each once: `{} 1,2,4,8`", option));
     if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
   }
@@ -46,6 +48,8 @@ Result cmd_layout(const LayoutArgs& a, const Common& c) {
     spec.pp = values_to_try("--pp", a.pp);
     spec.cp = values_to_try("--cp", a.cp);
     spec.micro_batch = values_to_try("--micro-batch", a.micro_batch);
+    spec.vpp = values_to_try("--vpp", a.vpp);
+    spec.zero_stage = values_to_try("--zero", a.zero_stage, 0, 3);
     Module* m = in.load_file(a.file);
     LayoutResult r = search_layouts(in, m, spec);
     const int code = r.ranked.empty() ? 1 : 0;  // nothing fits: like a failed check

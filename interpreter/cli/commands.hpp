@@ -171,7 +171,7 @@ struct LayoutArgs {
   std::string file;
   std::string record;
   std::size_t top = 5;
-  std::vector<double> tp, pp, cp, micro_batch;  // empty: every candidate
+  std::vector<double> tp, pp, cp, micro_batch, vpp, zero_stage;  // empty: every candidate
   std::string against;                          // another plan of the file: does its best layout differ?
   std::string format = "text";
 };

@@ -5,27 +5,50 @@ set -u
 napkin=$1
 . "$(dirname "$0")/../lib/expect.sh"
 f=tests/stdlib/layout_search.napkin
-two=(--tp 8 --pp 1,4 --micro-batch 1)
+two=(--tp 8 --pp 1,4 --micro-batch 1 --vpp 1)
 
-# pp 1 would take 10.62 s but needs 48.34 GB of the 40 GB budget; pp 4
-# (11.04 s, 21.88 GB) is chosen.
-expect_match layout.chosen 0 '^  1  8  4  1 16           1   11\.04 s       21\.88 GB 4\.478%      32\.49%$' out -- "$napkin" layout "$f" plan "${two[@]}"
+# pp 1 would take 10.78 s but needs 65.98 GB of the 40 GB budget; pp 4
+# (11.33 s, 26.73 GB) is chosen.
+expect_match layout.chosen 0 '^  1  8  4   1  1 16           1    1   11\.33 s       26\.73 GB 4\.478%      31\.66%$' out -- "$napkin" layout "$f" plan "${two[@]}"
 expect_in layout.header "$tmp/out" '^layout plan: 512 GPUs, domains of 8; 2 layouts tried, 0 not valid, 1 does not fit in 40 GB$'
-expect_in layout.not_chosen "$tmp/out" '^not chosen: tp 8 · pp 1 · cp 1 · dp 64 · micro_batch 1 would take 10\.62 s, faster than any layout that fits, but needs 48\.34 GB per GPU, over 40 GB$'
-# With the whole 80 GB both fit; pp 1 wins, and pp 4 loses by its bubble.
-expect_match layout.roomy 0 '^  1  8  1  1 64           1   10\.62 s       48\.34 GB     0%      33\.76%$' out -- "$napkin" layout "$f" roomy "${two[@]}"
-expect_in layout.why "$tmp/out" '^  #2 tp 8 · pp 4 · cp 1 · dp 16 · micro_batch 1: \+413\.7 ms \(\+3\.9%\): bubble \+490\.9 ms, pipeline hand-offs \+171\.8 ms, data parallel \(exposed\) −249 ms$'
+expect_in layout.not_chosen "$tmp/out" '^not chosen: tp 8 · pp 1 · vpp 1 · cp 1 · dp 64 · micro_batch 1 · zero 1 would take 10\.78 s, faster than any layout that fits, but needs 65\.98 GB per GPU, over 40 GB$'
+# With the whole 80 GB both fit; pp 1 wins, and pp 4 loses by its bubble
+# (3 slots of 167.41 ms) and its last stage, which runs the LM head for
+# each of 64 micro-batches (64 · 146.20 ms against 16 · 560.33 ms).
+expect_match layout.roomy 0 '^  1  8  1   1  1 64           1    1   10\.78 s       65\.98 GB     0%      33\.26%$' out -- "$napkin" layout "$f" roomy "${two[@]}"
+expect_in layout.why "$tmp/out" '^  #2 tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1: \+543 ms \(\+5\.0%\): bubble \+502\.2 ms, compute \+391\.5 ms, pipeline hand-offs \+21\.47 ms, data parallel \(exposed\) −372\.2 ms$'
 # JSON and Markdown.
 expect_match layout.json 0 '"not_fitting": 1' out -- "$napkin" layout "$f" plan "${two[@]}" --format json
 expect_in layout.json.unfit "$tmp/out" '"fastest_not_fitting": \{'
-expect_match layout.markdown 0 '^\| 1 \| 8 \| 4 \| 1 \| 16 \| 1 \| 11\.04 s \| 21\.88 GB \| 4\.478% \| 32\.49% \|$' out -- "$napkin" layout "$f" plan "${two[@]}" --format markdown
+expect_match layout.markdown 0 '^\| 1 \| 8 \| 4 \| 1 \| 1 \| 16 \| 1 \| 1 \| 11\.33 s \| 26\.73 GB \| 4\.478% \| 31\.66% \|$' out -- "$napkin" layout "$f" plan "${two[@]}" --format markdown
 # Against another plan: the 80 GB budget changes the best layout (pp 4 → pp 1).
-expect_match layout.against 0 '^against roomy: the best layout changes: tp 8 · pp 4 · cp 1 · dp 16 · micro_batch 1 \(11\.04 s\) → tp 8 · pp 1 · cp 1 · dp 64 · micro_batch 1 \(10\.62 s\)$' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy
-expect_match layout.against.same 0 '^against roomy: the best layout stays tp 8 · pp 4 · cp 1 · dp 16 · micro_batch 1 \(11\.04 s → 11\.04 s\)$' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --against roomy
+expect_match layout.against 0 '^against roomy: the best layout changes: tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 \(11\.33 s\) → tp 8 · pp 1 · vpp 1 · cp 1 · dp 64 · micro_batch 1 · zero 1 \(10\.78 s\)$' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy
+expect_match layout.against.same 0 '^against roomy: the best layout stays tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 \(11\.33 s → 11\.33 s\)$' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --vpp 1 --against roomy
 expect_match layout.against.json 0 '"changed": true' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy --format json
 # Nothing fits: exit 1, and the fastest layout that did not is named.
-expect_match layout.none 1 '^no layout fits$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1 --micro-batch 1
+expect_match layout.none 1 '^no layout fits$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1 --micro-batch 1 --vpp 1
 expect_in layout.none.named "$tmp/out" '^not chosen: tp 8 · pp 1 '
+# A layout the plan calls invalid is never ranked, and the search says why
+# it dropped each kind. BLOOM 176B on 384 A100s (tests/stdlib/
+# training_plan_runs.napkin): tp 3 and 6 split neither its 112 heads nor
+# its 57,344-wide FFN nor an 8-GPU node.
+runs=tests/stdlib/training_plan_runs.napkin
+expect_match layout.bloom.heads 0 '^  not valid: [0-9]+ tp does not divide the heads or KV heads \(e\.g\. tp 3 · ' out -- "$napkin" layout "$runs" bloom --top 1000
+expect_in layout.bloom.widths "$tmp/out" '^  not valid: [0-9]+ tp does not divide the FFN or expert width '
+expect_in layout.bloom.domain "$tmp/out" '^  not valid: [0-9]+ a tp group would leave its scale-up domain '
+expect_in layout.bloom.stages "$tmp/out" '^  not valid: [0-9]+ the layers do not split into the stages and virtual stages '
+expect_no_match layout.bloom.no_tp6 0 '^ +[0-9]+ +[36] +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ ' out -- "$napkin" layout "$runs" bloom --top 1000
+# Its published layout, tp 4 · pp 12 (uneven: 5, 6 × 10, 5 layers), is
+# among those ranked.
+expect_in layout.bloom.published "$tmp/out" '^ +[0-9]+ +4 +12 +1 +1 +8 +1 +1 '
+expect_match layout.bloom.json 0 '"heads_split": [1-9]' out -- "$napkin" layout "$runs" bloom --format json
+# Llama 3 405B on 8,192 H100s at 8k context: layouts fit (exit 0), the
+# published tp 8 · pp 16 · dp 64 among them, 126 layers on uneven stages.
+expect_match layout.l405.fits 0 '^ +[0-9]+ +8 +16 +1 +1 +64 +1 +2 ' out -- "$napkin" layout "$runs" l405 --top 10
+# --vpp and --zero name the values to try; a ZeRO stage past 3 is refused.
+expect_match layout.zero 0 '; 4 layouts tried' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --zero 0,1,2,3
+expect_match layout.zero_range 2 '^error\[E0800\]: each value of --zero must be a whole number from 0 to 3, but this is 4$' err -- "$napkin" layout "$f" roomy --zero 4
+
 # Errors.
 expect_match layout.not_plan 2 'has no field `tp`' err -- "$napkin" layout examples/uncertain_decode.napkin decode
 expect_match layout.bad_degree 2 'whole number from 1' err -- "$napkin" layout "$f" plan --tp 0
@@ -38,7 +61,7 @@ expect_in layout.top_zero.short "$tmp/err" '^.{1,120}$'
 expect_match layout.fraction 2 '^error\[E0800\]: each value of --tp must be a whole number from 1 to 1,000,000, but this is 2\.5$' err -- "$napkin" layout "$f" plan --tp 2.5
 # 1,500 copies of one degree are that degree once: 1 layout, not 2,250,000.
 eights=$(printf '8,%.0s' $(seq 1500))8
-expect_match layout.duplicates 0 '; 1 layouts? tried, 0 not valid' out -- "$napkin" layout "$f" roomy --tp "$eights" --pp 4 --micro-batch 1
+expect_match layout.duplicates 0 '; 1 layouts? tried, 0 not valid' out -- "$napkin" layout "$f" roomy --tp "$eights" --pp 4 --micro-batch 1 --vpp 1
 expect_match layout.too_many 2 '^error\[E0800\]: --micro-batch names 300 different values; at most 256' err -- "$napkin" layout "$f" plan --micro-batch "$(seq -s, 1 300)"
 
 # The plan's domains (std/plans, std/cluster): a value outside one is an
