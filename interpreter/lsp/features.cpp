@@ -52,20 +52,6 @@ Span definition_span(Analysis& a, const Target& t) {
   return {};
 }
 
-json location(const Analysis& a, Span s, const Places& p) {
-  std::string uri;
-  if (s.file == a.file()) {
-    uri = p.doc_uri;
-  } else if (s.file->name.rfind("std/", 0) == 0 && s.file->dir.empty()) {
-    uri = std_file_uri(*s.file, p.std_dir);
-    if (uri.empty()) return nullptr;
-  } else {
-    uri = path_to_uri(std::filesystem::absolute(s.file->name).lexically_normal().generic_string());
-  }
-  const LineIndex lines(s.file->text);
-  return json{{"uri", uri}, {"range", range_json(lines, s.begin, s.end)}};
-}
-
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // LSP CompletionItemKind and SymbolKind numbers.
@@ -89,6 +75,10 @@ json field_items(Analysis& a, Record* r) {
   const auto slots = r->slots();
   for (std::size_t i = 0; i < slots.size(); ++i) {
     json item{{"label", slots[i].name}, {"kind", kCompleteField}};
+    if (a.stopped) {  // its values are not known: a field's would take as long again
+      items.push_back(std::move(item));
+      continue;
+    }
     try {
       item["detail"] = a.in->show(a.in->field(r, i, r->span));
     } catch (const Error& e) {
@@ -122,7 +112,7 @@ json definition(Analysis& a, std::size_t offset, const Places& places) {
   const auto t = target_at(a, offset);
   if (!t) return nullptr;
   const Span s = definition_span(a, *t);
-  return s.valid() ? location(a, s, places) : json(nullptr);
+  return s.valid() ? location(a.file(), s, places) : json(nullptr);
 }
 
 json completion(Analysis& a, const std::string& text, std::size_t offset) {

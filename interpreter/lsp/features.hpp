@@ -11,13 +11,6 @@
 
 namespace napkin::lsp {
 
-// Where a definition in another file opens: the standard library's modules
-// are written, as they are built into this binary, to `std_dir`.
-struct Places {
-  std::string doc_uri;
-  std::string std_dir;
-};
-
 nlohmann::json hover(Analysis& a, std::size_t offset);
 nlohmann::json definition(Analysis& a, std::size_t offset, const Places& places);
 // `text` and `offset`: the document as it is now (it may not parse);

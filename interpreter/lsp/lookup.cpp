@@ -35,6 +35,12 @@ std::string qualify(Analysis& a, const std::string& record, const ast::Expr* e) 
 }  // namespace
 
 Value evaluate(Analysis& a, const std::string& expr) {
+  if (a.stopped) {  // as long again, and the editor waits for the answer
+    Diagnostic d;
+    d.code = codes::time_limit;
+    d.message = "this file's evaluation was stopped at the language server's time limit: its values are not known";
+    throw Error(std::move(d));
+  }
   const ast::Expr& e = a.in->parse_snippet("<editor>", expr);
   return a.in->eval_in(a.module, e);
 }

@@ -136,6 +136,16 @@ void Server::dispatch(const json& msg, std::string& out) {
   // Every request napkin answers takes an object.
   if (!params.is_object()) return respond_error(out, id, kInvalidParams, fmt::format("{}: params is an object", method));
   try {
+    // A request that evaluates the document waits for its evaluation, at
+    // most to its time bound: its answer then reads the values found.
+    const bool evaluates = method == "textDocument/hover" || method == "textDocument/definition" ||
+                           method == "textDocument/completion" || method == "textDocument/inlayHint";
+    if (evaluates && params.contains("textDocument") && params["textDocument"].is_object() &&
+        params["textDocument"].contains("uri") && params["textDocument"]["uri"].is_string())
+      if (Document* d = document(params); d && d->evaluating) {
+        d->evaluating->wait();
+        finish(*d, out);
+      }
     send(out, json{{"jsonrpc", "2.0"}, {"id", id}, {"result", request(method, params)}});
   } catch (const Failure& f) {
     respond_error(out, id, f.code, f.what());
@@ -245,13 +255,59 @@ void Server::notification(const std::string& method, const json& params, std::st
 }
 
 void Server::update(Document& d, std::string text, std::string& out) {
-  auto a = analyse(opts_.options, d.path, text);
+  d.evaluating.reset();  // an evaluation of the text before: stopped, its findings out of date
+  const Places p = places(d);
+  auto a = load(opts_.options, d.path, text, p);
+  if (a->module && opts_.time_limit > 0) {
+    Analysis* evaluated = a.get();
+    d.evaluating = Evaluation::start([evaluated, &p] {
+      evaluate_file(*evaluated, p);
+      return findings(*evaluated);
+    }, opts_.time_limit);
+  }
+  if (!d.evaluating) evaluate_file(*a, p);
   d.text = std::move(text);
   if (d.now && d.now->module) d.last_good = std::move(d.now);
   d.now = std::move(a);
   if (d.now->module) d.last_good.reset();
+  if (!d.evaluating) publish(d, out);
+}
+
+void Server::publish(const Document& d, std::string& out) {
   send(out, json{{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"},
                  {"params", {{"uri", d.uri}, {"version", d.version}, {"diagnostics", d.now->diagnostics}}}});
+}
+
+void Server::finish(Document& d, std::string& out) {
+  const std::unique_ptr<Evaluation> e = std::move(d.evaluating);
+  if (e->stopped()) {
+    d.now->stopped = true;
+    d.now->diagnostics.push_back(stopped_diagnostic(e->seconds()));
+  } else {
+    take_findings(*d.now, e->output());
+  }
+  publish(d, out);
+}
+
+std::vector<int> Server::running() const {
+  std::vector<int> fds;
+  for (const auto& [uri, d] : docs_)
+    if (d.evaluating) fds.push_back(d.evaluating->fd());
+  return fds;
+}
+
+int Server::ms_to_deadline() const {
+  int ms = -1;
+  for (const auto& [uri, d] : docs_)
+    if (d.evaluating) ms = ms < 0 ? d.evaluating->ms_left() : std::min(ms, d.evaluating->ms_left());
+  return ms;
+}
+
+std::string Server::poll() {
+  std::string out;
+  for (auto& [uri, d] : docs_)
+    if (d.evaluating && d.evaluating->poll()) finish(d, out);
+  return out;
 }
 
 }  // namespace napkin::lsp

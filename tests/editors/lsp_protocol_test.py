@@ -121,6 +121,52 @@ expect([(x.get("code"), x["severity"], x["range"]["start"], x["message"].split("
        == [("E0503", 1, {"line": 7, "character": 0}, "no solution in [300, 400]")],
        "a solve with no solution: E0503 at the statement, as napkin check says: %s" % d)
 
+# ---- every label of a diagnostic: the others as related information --------------------
+labels_text = "let a = 2 s\nlet b = a + 3\ncheck a > 5 s\n"
+luri = "file://" + std_dir + "/labels.napkin"
+s.notify("textDocument/didOpen", {"textDocument": {"uri": luri, "languageId": "napkin", "version": 1, "text": labels_text}})
+d = {x["code"]: x for x in s.diagnostics(luri)["diagnostics"]}
+add = d.get("E0201", {})
+# `a` (line 1, characters 8..9) is the primary label; `3` (12..13) the other.
+expect(add.get("range") == {"start": {"line": 1, "character": 8}, "end": {"line": 1, "character": 9}} and
+       add.get("relatedInformation") == [{"location": {"uri": luri, "range": {"start": {"line": 1, "character": 12},
+                                                                                "end": {"line": 1, "character": 13}}},
+                                          "message": "this is a plain number (3)"}],
+       "E0201 at its primary label, the other label as related information: %s" % add)
+# A failed check: E0500 over its condition (`a > 5 s`, characters 6..13), as `napkin check` reports it.
+chk = d.get("E0500", {})
+expect(chk.get("range") == {"start": {"line": 2, "character": 6}, "end": {"line": 2, "character": 13}} and
+       chk.get("message", "").startswith("check failed: 2 s > 5 s is false"),
+       "a failed check: E0500 over its condition, napkin check's message: %s" % chk)
+
+# ---- a file that runs away: the server keeps answering, and says it stopped ------------
+# f(40) calls f 2^40 times: hours. The evaluation runs in the background
+# and is stopped at the server's time bound (3 s, docs/editors.md).
+slow = "fn f(n) = if n <= 0 then 1 else f(n - 1) + f(n - 1)\nlet x = f(40)\n"
+wuri = "file://" + std_dir + "/runaway.napkin"
+opened = time.monotonic()
+s.notify("textDocument/didOpen", {"textDocument": {"uri": wuri, "languageId": "napkin", "version": 1, "text": slow}})
+syms = s.request("textDocument/documentSymbol", {"textDocument": {"uri": wuri}})["result"]
+took = time.monotonic() - opened
+expect([x["name"] for x in syms] == ["f", "x"] and took < 1.0,
+       "while a runaway file evaluates, another request is answered at once (%.2f s)" % took)
+r = s.request("textDocument/formatting", {"textDocument": {"uri": wuri}, "options": {"tabSize": 2, "insertSpaces": True}})
+expect("result" in r and time.monotonic() - opened < 1.0, "... and formatting too")
+d = s.diagnostics(wuri)["diagnostics"]
+took = time.monotonic() - opened
+expect([x.get("code") for x in d] == ["E0703"] and "stopped" in d[0]["message"] and "3 s" in d[0]["message"] and
+       2.5 < took < 8, "the evaluation stopped at the time bound: E0703 says so (after %.1f s): %s" % (took, d))
+asked = time.monotonic()
+h = s.request("textDocument/hover", {"textDocument": {"uri": wuri}, "position": {"line": 1, "character": 4}})["result"]
+expect(h is not None and "stopped" in h["contents"]["value"] and time.monotonic() - asked < 1.0,
+       "a hover on the stopped file answers at once that its values are not known")
+# An edit that ends the runaway: the server evaluates the new text.
+s.notify("textDocument/didChange", {"textDocument": {"uri": wuri, "version": 2},
+                                    "contentChanges": [{"text": slow.replace("f(40)", "f(3)")}]})
+expect(s.diagnostics(wuri)["diagnostics"] == [], "fixed: f(3) evaluates, diagnostics cleared")
+h = s.request("textDocument/hover", {"textDocument": {"uri": wuri}, "position": {"line": 1, "character": 4}})["result"]
+expect(h is not None and "8" in h["contents"]["value"], "... and a hover shows x = 8")
+
 # ---- exercise 1 -------------------------------------------------------------------
 path = pathlib.Path("examples/exercise1_size_a_model.napkin").resolve()
 text = path.read_text(encoding="utf-8")
