@@ -75,6 +75,7 @@ enum class Code : std::uint8_t {
   io,
   not_source,      // an import that is not napkin source (or TOML): refused unread
   outside_folder,  // restricted: an import that leaves the submission's folder
+  bad_data,        // a data file (import_json) that is not valid, or holds what napkin cannot
 
   nesting_limit,
   recursion_limit,
@@ -152,6 +153,7 @@ inline constexpr CodeInfo code_table[] = {
     {Code::io, "E0602", "io"},
     {Code::not_source, "E0603", "not_source"},
     {Code::outside_folder, "E0604", "outside_folder"},
+    {Code::bad_data, "E0605", "bad_data"},
 
     {Code::nesting_limit, "E0700", "nesting_limit"},
     {Code::recursion_limit, "E0701", "recursion_limit"},

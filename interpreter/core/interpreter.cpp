@@ -46,6 +46,7 @@ Interpreter::Interpreter(Options opts) : opts_(std::move(opts)) {
   register_builtins(*this);
   register_range_builtins(*this);
   register_require(*this);
+  register_lookup(*this);
   for (const Function& f : opts_.builtins) register_builtin(f);
 }
 Interpreter::~Interpreter() = default;

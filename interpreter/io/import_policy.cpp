@@ -61,9 +61,10 @@ std::optional<Diagnostic> read_import_source(const ImportPolicy& policy, const s
                                              const fs::path& dir, std::string_view extension, Span at,
                                              std::string& text) {
   const fs::path as_written(written);
-  const std::string kind = extension == ".toml" ? "a TOML profile" : "napkin source";
-  const std::string name_help = extension == ".toml" ? "import_toml reads `.toml` files written by `napkin measure --out`"
-                                                     : "an import names a `.napkin` file, or \"std/NAME\"";
+  const std::string kind = extension == ".toml" ? "a TOML profile" : extension == ".json" ? "JSON" : "napkin source";
+  const std::string name_help = extension == ".toml"   ? "import_toml reads `.toml` files written by `napkin measure --out`"
+                                : extension == ".json" ? "import_json reads `.json` files"
+                                                       : "an import names a `.napkin` file, or \"std/NAME\"";
   if (policy.restricted && as_written.is_absolute())
     return refusal(codes::outside_folder, at, fmt::format("\"{}\" is an absolute path, and this run is restricted", written),
                    "a restricted run (napkin grade, --restricted) imports only files in the submission's folder; "

@@ -3,7 +3,7 @@
 //
 // Always: an import is read only if it is napkin source, and a refusal says
 // why without quoting the file. Napkin source is a file whose name ends in
-// `.napkin` (`.toml` for import_toml), also after every symbolic link on the
+// `.napkin` (`.toml` for import_toml, `.json` for import_json), also after every symbolic link on the
 // way is followed, that is a regular file (not a FIFO, device or socket), and
 // whose bytes are UTF-8 text without NUL or other control bytes but tab,
 // newline, carriage return and form feed. A line of a file is quoted in a
@@ -33,7 +33,7 @@ std::filesystem::path import_root(const std::string& file);
 
 // Why the import written as `written` (a path relative to `dir`) may not be
 // read under `policy`, as a diagnostic at `at` (E0603 or E0604); or nothing,
-// with `text` read. `extension` is ".napkin" or ".toml". A file that is not
+// with `text` read. `extension` is ".napkin", ".toml" or ".json". A file that is not
 // there is E0600, as before.
 std::optional<Diagnostic> read_import_source(const ImportPolicy& policy, const std::string& written,
                                              const std::filesystem::path& dir, std::string_view extension, Span at,
