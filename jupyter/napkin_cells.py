@@ -1,6 +1,7 @@
 """The notebook's file: its cells in the order they were first run, and the
-translation of napkin's places (FILE:LINE:COL) back into the cells'
-own line numbers (cell[3]:2:5)."""
+translation of napkin's places back into the cells' own line numbers
+(cell[3]:2:5): a diagnostic's from its data (line, column and end, as
+`napkin run --format json` gives them), never from its rendered text."""
 import re
 
 MAGIC = re.compile(r"^%")
@@ -63,13 +64,17 @@ class FileText:
 
 
 class Translator:
-    """Rewrites napkin's output about the file into the cells' terms."""
+    """napkin's places about the file, in the cells' terms. Diagnostics are
+    laid out from the run's data (`napkin run --format json`: each error's
+    code, message, labels with line and column, notes and help), as the
+    terminal lays them out, with cell line numbers."""
 
     def __init__(self, file_text, names):
         self.file = file_text
         alternatives = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True))
         self.place = re.compile(r"(?:%s):(\d+)(?::(\d+))?" % alternatives)
         self.names = names
+        self.lines = file_text.text.split("\n")
 
     def place_text(self, line, col=None):
         where = self.file.locate(line)
@@ -79,6 +84,7 @@ class Translator:
         return "%s:%d" % (cell.name, local) + (":%d" % col if col else "")
 
     def places(self, text):
+        """A command's text report (not a diagnostic) with its places FILE:LINE[:COL] in cell terms."""
         def sub(m):
             return self.place_text(int(m.group(1)), int(m.group(2)) if m.group(2) else None)
         text = self.place.sub(sub, text)
@@ -86,85 +92,62 @@ class Translator:
             text = text.replace(n, "the notebook")
         return text
 
-    def is_ours(self, where):
-        return self.place.match(where) is not None
+    def ours(self, p):
+        """True if the place (an error's or a label's, as data) is in the notebook's file."""
+        return bool(p.get("file")) and p["file"] in self.names
 
-    def diagnostics(self, text, skip=("E0500",)):
-        """napkin's rendered diagnostics with places, gutter numbers and gutter
-        width in cell lines; a label in another cell than the last shown gets
-        its own `--> cell[K]:L:C` line. Failed checks (E0500) are left out:
-        a cell shows its own checks, with their derivations, beside its values."""
-        out, block = [], []
-        for line in text.splitlines():
-            if block and not re.match(r"^ *(\d* \||--> |= )", line):
-                out.extend(self._block(block, skip))
-                block = []
-            if re.match(r"^(\S+:\d+:\d+: )?error\[", line):
-                block = [line]
-            elif block:
-                block.append(line)
-            else:
-                out.append(self.places(line))
-        if block:
-            out.extend(self._block(block, skip))
+    def where(self, p):
+        """A place of the data as the cells name it: cell[N]:L:C, or the other file's FILE:L:C."""
+        if not p.get("file"):
+            return ""
+        if self.ours(p):
+            return self.place_text(p["line"], p["column"])
+        return "%s:%d:%d" % (p["file"], p["line"], p["column"])
+
+    def errors(self, document, skip=("E0500",)):
+        """Every error of a run's JSON document laid out in cell terms; failed
+        checks (E0500) are left out: a cell shows its own checks, with their
+        derivations, beside its values."""
+        out = []
+        for e in (document or {}).get("errors", []):
+            if e.get("code") not in skip:
+                out.extend(self.error(e))
         return "\n".join(out) + ("\n" if out else "")
 
-    def _block(self, block, skip):
-        header = block[0]
-        if any("error[%s]" % code in header for code in skip):
-            return []
-        m = re.match(r"^(\S+):\d+:\d+: ", header)
-        ours = bool(m) and self.is_ours(m.group(0)[:-2])
-        current = self._header_cell(header) if ours else None
-        rows = []  # (kind, number or None, text)
-        for i, line in enumerate(block[1:], start=1):
-            g = re.match(r"^ *(\d*) \|(.*)$", line)
-            a = re.match(r"^ *--> (.*)$", line)
-            if a:
-                ours = self.is_ours(a.group(1))
-                current = self._place_cell(a.group(1)) if ours else None
-                rows.append(("arrow", None, self.places(a.group(1))))
-            elif g and g.group(1):
-                number = int(g.group(1))
-                if ours:
-                    cell, local = self.file.locate(number) or (None, number)
-                    if cell is not None and cell is not current:
-                        col = caret_column(g.group(2), block[i + 1] if i + 1 < len(block) else "")
-                        arrow = ("arrow", None, "%s:%d" % (cell.name, local) + (":%d" % col if col else ""))
-                        at = len(rows) - 1 if rows and rows[-1][0] == "bar" and not rows[-1][2] else len(rows)
-                        rows.insert(at, arrow)
-                        current = cell
-                    number = local
-                rows.append(("line", number, g.group(2)))
-            elif g:
-                rows.append(("bar", None, g.group(2)))
-            else:
-                rows.append(("note", None, self.places(line.strip())))
-        width = max([len(str(n)) for k, n, _ in rows if k == "line"] or [1])
-        lines = [self.places(header)]
-        for kind, number, text in rows:
-            if kind == "arrow":
-                lines.append("%s--> %s" % (" " * width, text))
-            elif kind == "line":
-                lines.append("%*d |%s" % (width, number, text))
-            elif kind == "bar":
-                lines.append("%s |%s" % (" " * width, text))
-            else:
-                lines.append("%s %s" % (" " * width, text))
+    def error(self, e):
+        """One error as the terminal lays it out: its place and headline, each
+        label under its source line (numbered in its cell; another cell's line
+        after `--> cell[K]:L:C`), notes, help."""
+        head = self.where(e)
+        lines = ["%s%s: %s" % (head + ": " if head else "", "error[%s]" % e["code"], self.places(e["message"]))]
+        labels = sorted((l for l in e.get("labels", []) if l.get("file")),
+                        key=lambda l: (l["file"], l["line"], l["column"]))
+        shown = [self.file.locate(l["line"])[1] if self.ours(l) and self.file.locate(l["line"]) else l["line"]
+                 for l in labels]
+        width = max([len(str(n)) for n in shown] or [1])
+        current = self.file.locate(e["line"])[0] if self.ours(e) and self.file.locate(e["line"]) else None
+        last_file, last_line = (e.get("file") or None), None
+        for l, number in zip(labels, shown):
+            cell = self.file.locate(l["line"])[0] if self.ours(l) and self.file.locate(l["line"]) else None
+            if l["file"] != last_file or (self.ours(l) and cell is not current):
+                lines.append("%s--> %s" % (" " * width, self.where(l)))
+                last_file, current, last_line = l["file"], cell, None
+            if not self.ours(l):  # another file's text is not the notebook's to show
+                if l.get("message"):
+                    lines.append("%s = %s" % (" " * width, self.places(l["message"])))
+                continue
+            text = self.lines[l["line"] - 1] if 0 < l["line"] <= len(self.lines) else ""
+            if l["line"] != last_line:
+                lines.append("%s |" % (" " * width))
+                lines.append("%*d | %s" % (width, number, text))
+                last_line = l["line"]
+            start = len(text.encode("utf-8")[:l["column"] - 1].decode("utf-8", "ignore"))
+            end = len(text.encode("utf-8")[:l["end_column"] - 1].decode("utf-8", "ignore")) \
+                if l.get("end_line") == l["line"] else len(text)
+            mark = ("^" if l.get("primary") else "-") * max(1, end - start)
+            lines.append(("%s | %s%s %s" % (" " * width, " " * start, mark, self.places(l.get("message", "")))).rstrip())
+        for n in e.get("notes", []):
+            lines.append("%s = note: %s" % (" " * width, self.places(n)))
+        if e.get("help"):
+            lines.append("%s = help: %s" % (" " * width, self.places(e["help"])))
         return lines
-
-    def _place_cell(self, where):
-        m = self.place.match(where)
-        found = self.file.locate(int(m.group(1))) if m else None
-        return found[0] if found else None
-
-    def _header_cell(self, header):
-        return self._place_cell(header.split(": ", 1)[0])
-
-
-def caret_column(source_text, caret_row):
-    """The column of the first caret under a shown line, unless the line was cut."""
-    if source_text.startswith(" … ") or not caret_row:
-        return None
-    m = re.match(r"^ *\d* \|( *)[\^-]", caret_row)
-    return len(m.group(1)) if m else None

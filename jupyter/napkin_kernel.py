@@ -38,7 +38,8 @@ class Evaluation:
         return (self.document or {}).get("values", {})
 
     def diagnostics(self):
-        return self.translator.diagnostics(self.completed.err)
+        """The run's errors, from its JSON document, in cell terms."""
+        return self.translator.errors(self.document)
 
 
 class NapkinKernel(Kernel):
@@ -223,6 +224,7 @@ class NapkinKernel(Kernel):
         self.cells = rest
 
     def napkin_error(self, evaluation, lead):
+        # Without a document (napkin wrote none), what it printed, its file named as the notebook.
         text = lead + (evaluation.diagnostics() or evaluation.translator.places(evaluation.completed.err))
         first = next((l for l in text.splitlines() if "error[" in l), text.strip().splitlines()[0] if text.strip()
                      else "napkin reported an error")
@@ -275,7 +277,7 @@ class NapkinKernel(Kernel):
             if done.rc == 0:
                 with open(out, encoding="utf-8") as f:
                     return f.read(), None
-            return None, self.translator(file).diagnostics(done.err).strip()
+            return None, self.translator(file).places(done.err).strip()
         finally:
             if os.path.exists(out):
                 os.unlink(out)

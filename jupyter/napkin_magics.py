@@ -78,7 +78,7 @@ def command(kernel, args, file):
     done = kernel.runner.run(args, file.text)
     if done.rc == 0:
         return done.out
-    err = kernel.translator(file).diagnostics(done.err).strip() or "napkin %s exited %d" % (args[0], done.rc)
+    err = kernel.translator(file).places(done.err).strip() or "napkin %s exited %d" % (args[0], done.rc)
     # An older napkin has no `handout` and says only that an argument was not expected, as it does
     # of an option `handout` does not take: its list of commands tells the two apart. Otherwise
     # napkin's own message is the problem, and the cell shows it.
