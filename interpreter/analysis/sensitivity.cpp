@@ -235,11 +235,15 @@ bool names(const std::string& name, const std::string& path, const std::string& 
          path.compare(root.size() + 1, std::string::npos, name) == 0;
 }
 
-}  // namespace
+// The field a sensitivity is of: its record, slot and value.
+struct Target {
+  Record* rec = nullptr;
+  std::size_t slot = 0;
+  Value value;
+  std::string root_label;  // how the command line named its record
+};
 
-SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& name, const SensitivityOptions& options) {
-  SensitivityResult out;
-  out.name = name;
+Target find_target(Interpreter& in, Module* m, const std::string& name) {
   const ast::Expr& e = in.parse_snippet("<name>", name);
   if (e.kind != ast::ExprKind::Member)
     fail(codes::usage, e.span, fmt::format("`{}` is not a field of a record", name),
@@ -248,85 +252,85 @@ SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& nam
   if (rv.kind != Value::Kind::Record)
     fail(codes::not_a_record, e.items[0]->span,
          fmt::format("`{}` is {}, not a record", e.items[0]->span.text(), describe_kind(rv)));
-  Record* target = rv.rec;
-  auto it = target->index().find(e.text);
-  if (it == target->index().end())
-    fail(codes::unknown_field, e.span, fmt::format("{} has no field `{}`", target->name, e.text));
-  const std::size_t slot = it->second;
-  const Value y0 = in.field(target, slot, e.span);  // traced: the walk below reads what it saw
-  if (y0.kind != Value::Kind::Quantity)
-    fail(codes::type_mismatch, e.span, fmt::format("`{}` is {}; an elasticity needs a number", name, describe_kind(y0)));
-  out.value = y0;
+  Target t;
+  t.rec = rv.rec;
+  auto it = t.rec->index().find(e.text);
+  if (it == t.rec->index().end()) fail(codes::unknown_field, e.span, fmt::format("{} has no field `{}`", t.rec->name, e.text));
+  t.slot = it->second;
+  t.value = in.field(t.rec, t.slot, e.span);  // traced: the walk below reads what it saw
+  if (t.value.kind != Value::Kind::Quantity)
+    fail(codes::type_mismatch, e.span, fmt::format("`{}` is {}; an elasticity needs a number", name, describe_kind(t.value)));
+  t.root_label = e.items[0]->span.text().empty() ? t.rec->name : std::string(e.items[0]->span.text());
+  return t;
+}
 
+// Each input once, as the arithmetic reaches it, then those reached only
+// through conditions.
+struct Found {
+  Leaf leaf;
+  SensitivityInput si;
+  bool own = false;        // declared in the file itself
+  bool condition = false;  // reached only through conditions
+  const Chain* chain = nullptr;
+};
+
+Found describe_leaf(const Leaf& leaf, bool condition, const SourceFile* own_file, const std::string& root_label,
+                    const std::map<const Record*, Chain>& chains) {
+  Found f;
+  f.leaf = leaf;
+  f.condition = condition;
+  SensitivityInput& si = f.si;
+  if (leaf.binding) {
+    si.label = si.path = leaf.binding->name;
+    si.value = leaf.binding->state.value;
+    si.where_set = leaf.binding->stmt->span.where_line();
+    si.note = "a top-level value: not varied";
+    f.own = leaf.binding->stmt->span.file == own_file;
+    return f;
+  }
+  const Slot& s = leaf.rec->slots()[leaf.field];
+  si.label = leaf.rec->name + "." + s.name;
+  si.value = leaf.rec->state[leaf.field].value;
+  si.where_set = s.decl->span.where_line();
+  f.own = s.decl->span.file == own_file;
+  auto c = chains.find(leaf.rec);
+  if (c == chains.end()) {
+    si.path = si.label;
+    si.note = fmt::format("reached by name, not through {}'s fields: not varied", root_label);
+  } else {
+    si.varied = true;
+    si.path = root_label;
+    for (const auto& [r, fld] : c->second) si.path += "." + r->slots()[fld].name;
+    si.path += "." + s.name;
+    f.chain = &c->second;
+  }
+  return f;
+}
+
+std::vector<Found> find_inputs(const Target& t, const SourceFile* own_file, const std::map<const Record*, Chain>& chains) {
   Walker w;
   {
-    const Slot& s = target->slots()[slot];
-    const FieldState& st = target->state[slot];
-    w.seen.insert({target, slot, false});
+    const Slot& s = t.rec->slots()[t.slot];
+    const FieldState& st = t.rec->state[t.slot];
+    w.seen.insert({t.rec, t.slot, false});
     if (s.decl && s.decl->value && Walker::literal_quantity(s.decl->value.get(), st.value))
-      w.leaves.push_back({target, slot, nullptr});
+      w.leaves.push_back({t.rec, t.slot, nullptr});
     else
       w.visit(st.trace, s.decl ? s.decl->value.get() : nullptr, false);
   }
-  const auto chains = reachable(target);
-  const std::string root_label = e.items[0]->span.text().empty() ? target->name : std::string(e.items[0]->span.text());
-  const SourceFile* own_file = m->file.get();
-  const std::string file_name = own_file ? own_file->name : std::string();
-  out.ranked = !options.vary.empty() ? "the inputs named"
-               : options.all_inputs  ? "every input"
-                                     : fmt::format("the inputs {} sets", file_name);
-  if (options.vary.empty() && !options.all_inputs) out.file = file_name;
-
-  // Each input once, as the arithmetic reaches it, then those reached only
-  // through conditions.
-  struct Found {
-    Leaf leaf;
-    SensitivityInput si;
-    bool own = false;        // declared in the file itself
-    bool condition = false;  // reached only through conditions
-    const Chain* chain = nullptr;
-  };
   std::vector<Found> found;
   std::set<Leaf> have;
-  auto add = [&](const Leaf& leaf, bool condition) {
-    if (!have.insert(leaf).second) return;
-    Found f;
-    f.leaf = leaf;
-    f.condition = condition;
-    SensitivityInput& si = f.si;
-    if (leaf.binding) {
-      si.label = si.path = leaf.binding->name;
-      si.value = leaf.binding->state.value;
-      si.where_set = leaf.binding->stmt->span.where_line();
-      si.note = "a top-level value: not varied";
-      f.own = leaf.binding->stmt->span.file == own_file;
-    } else {
-      const Slot& s = leaf.rec->slots()[leaf.field];
-      si.label = leaf.rec->name + "." + s.name;
-      si.value = leaf.rec->state[leaf.field].value;
-      si.where_set = s.decl->span.where_line();
-      f.own = s.decl->span.file == own_file;
-      auto c = chains.find(leaf.rec);
-      if (c == chains.end()) {
-        si.path = si.label;
-        si.note = fmt::format("reached by name, not through {}'s fields: not varied", root_label);
-      } else {
-        si.varied = true;
-        si.path = root_label;
-        for (const auto& [r, fld] : c->second) si.path += "." + r->slots()[fld].name;
-        si.path += "." + s.name;
-        f.chain = &c->second;
-      }
-    }
-    found.push_back(std::move(f));
-  };
-  for (const Leaf& l : w.leaves) add(l, false);
-  for (const Leaf& l : w.by_condition) add(l, true);
+  for (const Leaf& l : w.leaves)
+    if (have.insert(l).second) found.push_back(describe_leaf(l, false, own_file, t.root_label, chains));
+  for (const Leaf& l : w.by_condition)
+    if (have.insert(l).second) found.push_back(describe_leaf(l, true, own_file, t.root_label, chains));
+  return found;
+}
 
-  auto named = [&](const std::vector<std::string>& list, const Found& f) {
-    return std::any_of(list.begin(), list.end(),
-                       [&](const std::string& n) { return names(n, f.si.path, f.si.label, root_label); });
-  };
+// Every name --vary or --except gives must name an input, or the user has
+// mistyped it: said with the closest input's path.
+void check_named(const std::vector<Found>& found, const SensitivityOptions& options, const std::string& name,
+                 const std::string& root_label) {
   for (const auto* list : {&options.vary, &options.except})
     for (const std::string& n : *list)
       if (std::none_of(found.begin(), found.end(),
@@ -342,8 +346,30 @@ SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& nam
                                : fmt::format("did you mean `{}`?", close[0]);
         throw Error(std::move(d));
       }
+}
 
-  const Varied evaluate{in, slot};
+}  // namespace
+
+SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& name, const SensitivityOptions& options) {
+  SensitivityResult out;
+  out.name = name;
+  const Target t = find_target(in, m, name);
+  out.value = t.value;
+  const auto chains = reachable(t.rec);
+  const SourceFile* own_file = m->file.get();
+  const std::string file_name = own_file ? own_file->name : std::string();
+  out.ranked = !options.vary.empty() ? "the inputs named"
+               : options.all_inputs  ? "every input"
+                                     : fmt::format("the inputs {} sets", file_name);
+  if (options.vary.empty() && !options.all_inputs) out.file = file_name;
+  std::vector<Found> found = find_inputs(t, own_file, chains);
+  check_named(found, options, name, t.root_label);
+
+  auto named = [&](const std::vector<std::string>& list, const Found& f) {
+    return std::any_of(list.begin(), list.end(),
+                       [&](const std::string& n) { return names(n, f.si.path, f.si.label, t.root_label); });
+  };
+  const Varied evaluate{in, t.slot};
   const Interpreter::TracingOff no_derivations(in);
   for (Found& f : found) {
     const bool chosen = !options.vary.empty() ? named(options.vary, f) : options.all_inputs || f.own;
@@ -358,7 +384,7 @@ SensitivityResult sensitivity(Interpreter& in, Module* m, const std::string& nam
     if (f.condition) {
       f.si.note = "read only by conditions (`if`): the value is the same until one of them turns";
     } else if (f.chain) {
-      measure(f.si, evaluate, *f.chain, f.leaf, y0);
+      measure(f.si, evaluate, *f.chain, f.leaf, t.value);
     }
     if (f.si.range) out.has_ranges = true;
     out.inputs.push_back(std::move(f.si));

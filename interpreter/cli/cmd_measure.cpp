@@ -86,11 +86,9 @@ void progress(const std::string& what) {
   if (isatty(STDERR_FILENO)) fmt::print(stderr, "measuring {} ...\n", what);
 }
 
-}  // namespace
-
-Result cmd_measure(const MeasureArgs& a, const Common&) {
-  Result res;
-  std::vector<const ProbeInfo*> chosen;
+// The probes named on the command line, or every probe; an unknown name is
+// a usage error with the closest name.
+bool choose_probes(const MeasureArgs& a, std::vector<const ProbeInfo*>& chosen, Result& res) {
   for (const auto& name : a.probes) {
     const ProbeInfo* p = find_probe(name);
     if (!p) {
@@ -100,20 +98,129 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
       res.err = render(unplaced(codes::usage, fmt::format("there is no probe `{}`{}", name,
                                                           close.empty() ? "" : fmt::format("; did you mean `{}`?", close.front()))));
       res.code = 2;
-      return res;
+      return false;
     }
     chosen.push_back(p);
   }
   if (chosen.empty())
     for (const auto& p : probe_list()) chosen.push_back(&p);
+  return true;
+}
+
+// What a run of the probes found, row by row, with what to say about it.
+struct Measured {
+  std::vector<Row> rows;
+  std::vector<Measurement> done;
+  std::vector<std::string> notes;
+  std::string not_cached;  // why a measurement could not be cached, if one could not
+  int cached = 0;
+  bool failed = false;
+
+  const Measurement* find(const std::string& key) const {
+    for (const auto& m : done)
+      if (m.key() == key) return &m;
+    return nullptr;
+  }
+};
+
+// One request measured, cached, and set beside the spec sheet's figure.
+void measure_one(const ProbeInfo& p, const Request& r, const std::optional<Spec>& spec, const FieldNames& names,
+                 const Cache& cache, const Settings& settings, Roofline& roofline, Measured& out) {
+  progress(r.key());
+  std::string why;
+  const std::string device = device_for(p, why);
+  Measurement m;
+  try {
+    m = run(r, settings);
+  } catch (const Error& e) {
+    out.rows.push_back({r.key(), "failed", "", "", ""});
+    out.notes.push_back(fmt::format("{}: {}", r.key(), e.what()));
+    out.failed = true;
+    return;
+  }
+  try {
+    cache.store(device, m);
+    ++out.cached;
+  } catch (const Error& e) {
+    if (out.not_cached.empty()) out.not_cached = e.what();  // the same reason for every probe: said once, below
+  }
+  Row row{r.key(), show(m.value, m.unit), "", "", ""};
+  row.spread = m.value > 0 ? fmt::format("{:.1f}% ({})", (m.max - m.min) / m.value * 100, m.n) : "";
+  const std::string field = names.spec_field(r.probe->name, r.arg("dtype"));
+  if (p.gpu && spec && spec->figures.count(field)) {
+    const double s = spec->figures.at(field);
+    row.spec = show(s, m.unit);
+    row.fraction = fmt::format("{:.1f}%", roofline.fraction_of_peak(m.value, s, m.unit) * 100);
+    if (m.value > s) m.warnings.push_back(fmt::format("above the spec sheet's {}: a cache effect, not a faster chip", row.spec));
+  }
+  for (const auto& w : m.warnings) out.notes.push_back(fmt::format("{}: {}", r.key(), w));
+  out.rows.push_back(std::move(row));
+  out.done.push_back(std::move(m));
+}
+
+// The ridge points: FLOPs per byte above which the chip is compute-bound.
+void ridge_rows(const CpuInfo& cpu, const std::optional<Spec>& spec, Roofline& roofline, Measured& out) {
+  const std::string all = std::to_string(cpu.threads);
+  const Measurement* flops = out.find("gpu.matmul_throughput(dtype=bf16)");
+  const Measurement* bytes = out.find("gpu.copy_bandwidth");
+  if (flops && bytes) {
+    Row row{"ridge point (bf16 / copy)", show(roofline.ridge_point(flops->value, bytes->value), "FLOP/B"), "", "", ""};
+    // std/hardware's own ridge_point field of the catalog entry.
+    if (spec && spec->figures.count(stdlib_names::ridge_point))
+      row.spec = show(spec->figures.at(stdlib_names::ridge_point), "FLOP/B");
+    out.rows.push_back(row);
+  }
+  flops = out.find("cpu.matmul_throughput(dtype=fp32,threads=" + all + ")");
+  bytes = out.find("cpu.copy_bandwidth(threads=" + all + ")");
+  if (flops && bytes)
+    out.rows.push_back(
+        {"CPU ridge point (fp32 / copy)", show(roofline.ridge_point(flops->value, bytes->value), "FLOP/B"), "", "", ""});
+}
+
+std::string cache_note(const Measured& m, const Cache& cache) {
+  if (m.not_cached.empty()) return fmt::format("\nMeasurements are cached in {}.\n", cache.path());
+  if (m.cached == 0) return fmt::format("\nNothing was cached: {}.\n", m.not_cached);
+  return fmt::format("\n{} of the measurements are cached in {}; the others are not: {}.\n", m.cached, cache.path(),
+                     m.not_cached);
+}
+
+// `--out`: the measurements as a hardware profile a file can import.
+void write_profile(const MeasureArgs& a, const Measured& m, const GpuDevice* gpu, const CpuInfo& cpu,
+                   const FieldNames& names, Result& res) {
+  const bool on_gpu = gpu && gpu->found && std::any_of(m.done.begin(), m.done.end(), [](const Measurement& x) {
+                        return x.probe.rfind("gpu.", 0) == 0;
+                      });
+  const std::string device = on_gpu ? "gpu: " + gpu->name : "cpu: " + cpu.device();
+  if (m.done.empty()) {
+    res.err += render(unplaced(codes::usage, "nothing was measured, so no profile was written"));
+    res.code = 2;
+    return;
+  }
+  try {
+    // Through write_output: only a regular file is replaced; a device or FIFO is written to.
+    const std::string note =
+        write_output(a.out, profile_toml(a.out, make_profile(device, m.done, on_gpu ? gpu->memory_bytes : 0, names)));
+    if (!note.empty()) res.err += "note: " + note + "\n";
+    res.out += fmt::format("Wrote the hardware profile {}; use it as: hardware mine = import_toml(\"{}\")\n", a.out, a.out);
+  } catch (const Error& e) {
+    res.err += render(e.diagnostic());
+    res.code = 2;
+  }
+}
+
+}  // namespace
+
+Result cmd_measure(const MeasureArgs& a, const Common&) {
+  Result res;
+  std::vector<const ProbeInfo*> chosen;
+  if (!choose_probes(a, chosen, res)) return res;
 
   const CpuInfo& cpu = cpu_info();
   const Settings settings = Settings::from_environment();
   const Cache cache(Cache::default_path());
   bool wants_gpu = false;
   for (const ProbeInfo* p : chosen) wants_gpu = wants_gpu || p->gpu;
-  const GpuDevice* gpu = nullptr;
-  if (wants_gpu) gpu = &gpu_device();
+  const GpuDevice* gpu = wants_gpu ? &gpu_device() : nullptr;
 
   res.out += fmt::format("CPU: {}, last-level cache {} MiB\n", cpu.device(), cpu.llc_bytes >> 20);
   if (gpu && gpu->found) res.out += fmt::format("GPU: {}\n", gpu->detail);
@@ -128,110 +235,27 @@ Result cmd_measure(const MeasureArgs& a, const Common&) {
 
   Roofline roofline;
   const FieldNames names = measured_fields();
-  std::vector<Row> rows;
-  std::vector<Measurement> done;
-  std::vector<std::string> notes;
-  std::string not_cached;  // why a measurement could not be cached, if one could not
-  int cached = 0;
+  Measured m;
   for (const ProbeInfo* p : chosen) {
     if (p->gpu && !(gpu && gpu->found)) continue;
     const std::vector<Request> requests = standard_requests(*p);
     if (requests.empty())  // a decode step needs a model, which only a file names
-      notes.push_back(fmt::format("{} times a model a file names: measure({}, model = llama3_8b, batch = 8)", p->name,
-                                  p->name));
-    for (const Request& r : requests) {
-      progress(r.key());
-      std::string why;
-      const std::string device = device_for(*p, why);
-      Measurement m;
-      try {
-        m = run(r, settings);
-      } catch (const Error& e) {
-        rows.push_back({r.key(), "failed", "", "", ""});
-        notes.push_back(fmt::format("{}: {}", r.key(), e.what()));
-        res.code = 1;
-        continue;
-      }
-      try {
-        cache.store(device, m);
-        ++cached;
-      } catch (const Error& e) {
-        if (not_cached.empty()) not_cached = e.what();  // the same reason for every probe: said once, below
-      }
-      Row row{r.key(), show(m.value, m.unit), "", "", ""};
-      row.spread = m.value > 0 ? fmt::format("{:.1f}% ({})", (m.max - m.min) / m.value * 100, m.n) : "";
-      const std::string field = names.spec_field(r.probe->name, r.arg("dtype"));
-      if (p->gpu && spec && spec->figures.count(field)) {
-        const double s = spec->figures.at(field);
-        row.spec = show(s, m.unit);
-        row.fraction = fmt::format("{:.1f}%", roofline.fraction_of_peak(m.value, s, m.unit) * 100);
-        if (m.value > s)
-          m.warnings.push_back(fmt::format("above the spec sheet's {}: a cache effect, not a faster chip", row.spec));
-      }
-      for (const auto& w : m.warnings) notes.push_back(fmt::format("{}: {}", r.key(), w));
-      rows.push_back(std::move(row));
-      done.push_back(std::move(m));
-    }
+      m.notes.push_back(fmt::format("{} times a model a file names: measure({}, model = llama3_8b, batch = 8)", p->name,
+                                    p->name));
+    for (const Request& r : requests) measure_one(*p, r, spec, names, cache, settings, roofline, m);
   }
+  if (m.failed) res.code = 1;
+  ridge_rows(cpu, spec, roofline, m);
 
-  // The ridge point: FLOPs per byte above which the chip is compute-bound.
-  auto find = [&](const std::string& key) -> const Measurement* {
-    for (const auto& m : done)
-      if (m.key() == key) return &m;
-    return nullptr;
-  };
-  const std::string all = std::to_string(cpu.threads);
-  const Measurement* flops = find("gpu.matmul_throughput(dtype=bf16)");
-  const Measurement* bytes = find("gpu.copy_bandwidth");
-  if (flops && bytes) {
-    Row row{"ridge point (bf16 / copy)", show(roofline.ridge_point(flops->value, bytes->value), "FLOP/B"), "", "", ""};
-    // std/hardware's own ridge_point field of the catalog entry.
-    if (spec && spec->figures.count(stdlib_names::ridge_point))
-      row.spec = show(spec->figures.at(stdlib_names::ridge_point), "FLOP/B");
-    rows.push_back(row);
-  }
-  flops = find("cpu.matmul_throughput(dtype=fp32,threads=" + all + ")");
-  bytes = find("cpu.copy_bandwidth(threads=" + all + ")");
-  if (flops && bytes)
-    rows.push_back({"CPU ridge point (fp32 / copy)", show(roofline.ridge_point(flops->value, bytes->value), "FLOP/B"), "", "", ""});
-
-  if (!rows.empty()) res.out += table(rows);
-  for (const auto& n : notes) res.out += "note: " + n + "\n";
-  for (const auto& m : done)
-    if (m.probe == "cpu.matmul_throughput") {
-      res.out += "note: " + m.key() + " is " + m.method + "\n";
+  if (!m.rows.empty()) res.out += table(m.rows);
+  for (const auto& n : m.notes) res.out += "note: " + n + "\n";
+  for (const auto& x : m.done)
+    if (x.probe == "cpu.matmul_throughput") {
+      res.out += "note: " + x.key() + " is " + x.method + "\n";
       break;
     }
-  if (not_cached.empty())
-    res.out += fmt::format("\nMeasurements are cached in {}.\n", cache.path());
-  else if (cached == 0)
-    res.out += fmt::format("\nNothing was cached: {}.\n", not_cached);
-  else
-    res.out += fmt::format("\n{} of the measurements are cached in {}; the others are not: {}.\n", cached,
-                           cache.path(), not_cached);
-
-  if (!a.out.empty()) {
-    const bool on_gpu = gpu && gpu->found && std::any_of(done.begin(), done.end(), [](const Measurement& m) {
-                          return m.probe.rfind("gpu.", 0) == 0;
-                        });
-    const std::string device = on_gpu ? "gpu: " + gpu->name : "cpu: " + cpu.device();
-    if (done.empty()) {
-      res.err += render(unplaced(codes::usage, "nothing was measured, so no profile was written"));
-      res.code = 2;
-      return res;
-    }
-    try {
-      // Through write_output: only a regular file is replaced; a device or FIFO is written to.
-      const std::string note =
-          write_output(a.out, profile_toml(a.out, make_profile(device, done, on_gpu ? gpu->memory_bytes : 0, names)));
-      if (!note.empty()) res.err += "note: " + note + "\n";
-      res.out += fmt::format("Wrote the hardware profile {}; use it as: hardware mine = import_toml(\"{}\")\n", a.out,
-                             a.out);
-    } catch (const Error& e) {
-      res.err += render(e.diagnostic());
-      res.code = 2;
-    }
-  }
+  res.out += cache_note(m, cache);
+  if (!a.out.empty()) write_profile(a, m, gpu, cpu, names, res);
   return res;
 }
 

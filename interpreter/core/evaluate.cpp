@@ -42,22 +42,7 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
          "evaluation nested too deeply for this thread's stack (a very long chain of records or fields)");
   using K = ast::ExprKind;
   switch (e.kind) {
-    case K::Number: {
-      double v = e.number;
-      Dim d;
-      if (e.percent) v *= 0.01;
-      if (e.unit) {
-        const UnitDef u = resolve_unit(*e.unit);
-        v *= u.scale;
-        d = u.dim;
-      }
-      Value out = finite(v, d, e.span);
-      if (e.percent) {  // written as a percentage, shown as one
-        static const DisplayUnit* const percent = intern_display("%", 0.01);
-        out.display = percent;
-      }
-      return out;
-    }
+    case K::Number: return eval_number(e);
     case K::String: return Value::string(e.text);
     case K::Bool: return Value::boolean(e.boolean);
     case K::List: {
@@ -81,51 +66,72 @@ Value Interpreter::eval(const ast::Expr& e, Env* env) {
       return Value::boolean(!v.b);
     }
     case K::If: return eval_if(e, env);
-    case K::Convert: {
-      Value v = eval(*e.items[0], env);
-      const Quantity& q = expect_quantity(v, e.items[0].get(), "a number to convert");
-      const UnitDef u = resolve_unit(*e.unit);
-      if (u.dim != q.dim) {
-        Diagnostic d;
-        d.code = codes::convert_mismatch;
-        d.message = fmt::format("cannot show {} in {}: it is {}, and {} is {}", show(v), e.unit->text,
-                                dim_name(q.dim), e.unit->text, dim_name(u.dim));
-        d.labels.push_back({e.items[0]->span, "this is " + dim_name(q.dim), true});
-        d.labels.push_back({e.unit->span, "this is " + dim_name(u.dim), false});
-        throw Error(std::move(d));
-      }
-      Value out = v;
-      out.display = intern_display(e.unit->text, u.scale);
-      return out;
-    }
-    case K::With: {
-      Value b = eval(*e.items[0], env);
-      if (b.kind != Value::Kind::Record)
-        fail(codes::not_a_record, e.items[0]->span,
-             fmt::format("`with` needs a record on its left, but this is {}", describe_kind(b)));
-      Record* r = derive(b.rec, e.fields, env, e.span);
-      r->name = "";
-      r->kind = b.rec->kind;
-      r->span = e.span;
-      for (const auto& f : e.fields)
-        if (!b.rec->find(f.name)) {
-          Diagnostic d;
-          d.code = codes::unknown_field;
-          d.message = fmt::format("{} has no field `{}` to replace", b.rec->name, f.name);
-          d.labels.push_back({f.name_span, "not a field of " + b.rec->name, true});
-          std::vector<std::string> names;
-          for (const auto& s : b.rec->slots()) names.push_back(s.name);
-          auto close = closest(f.name, names);
-          d.help = close.empty() ? "`with` replaces existing fields; to add fields, declare a record that extends it"
-                                 : fmt::format("did you mean `{}`?", close[0]);
-          throw Error(std::move(d));
-        }
-      return Value::record(r);
-    }
+    case K::Convert: return eval_convert(e, env);
+    case K::With: return eval_with(e, env);
     case K::Binary: return eval_binary(e, env);
     case K::Measure: return eval_measure(e, env);
   }
   fail(codes::internal, e.span, "unknown expression");
+}
+
+Value Interpreter::eval_number(const ast::Expr& e) {
+  double v = e.number;
+  Dim d;
+  if (e.percent) v *= 0.01;
+  if (e.unit) {
+    const UnitDef u = resolve_unit(*e.unit);
+    v *= u.scale;
+    d = u.dim;
+  }
+  Value out = finite(v, d, e.span);
+  if (e.percent) {  // written as a percentage, shown as one
+    static const DisplayUnit* const percent = intern_display("%", 0.01);
+    out.display = percent;
+  }
+  return out;
+}
+
+Value Interpreter::eval_convert(const ast::Expr& e, Env* env) {
+  Value v = eval(*e.items[0], env);
+  const Quantity& q = expect_quantity(v, e.items[0].get(), "a number to convert");
+  const UnitDef u = resolve_unit(*e.unit);
+  if (u.dim != q.dim) {
+    Diagnostic d;
+    d.code = codes::convert_mismatch;
+    d.message = fmt::format("cannot show {} in {}: it is {}, and {} is {}", show(v), e.unit->text, dim_name(q.dim),
+                            e.unit->text, dim_name(u.dim));
+    d.labels.push_back({e.items[0]->span, "this is " + dim_name(q.dim), true});
+    d.labels.push_back({e.unit->span, "this is " + dim_name(u.dim), false});
+    throw Error(std::move(d));
+  }
+  Value out = v;
+  out.display = intern_display(e.unit->text, u.scale);
+  return out;
+}
+
+Value Interpreter::eval_with(const ast::Expr& e, Env* env) {
+  Value b = eval(*e.items[0], env);
+  if (b.kind != Value::Kind::Record)
+    fail(codes::not_a_record, e.items[0]->span,
+         fmt::format("`with` needs a record on its left, but this is {}", describe_kind(b)));
+  Record* r = derive(b.rec, e.fields, env, e.span);
+  r->name = "";
+  r->kind = b.rec->kind;
+  r->span = e.span;
+  for (const auto& f : e.fields)
+    if (!b.rec->find(f.name)) {
+      Diagnostic d;
+      d.code = codes::unknown_field;
+      d.message = fmt::format("{} has no field `{}` to replace", b.rec->name, f.name);
+      d.labels.push_back({f.name_span, "not a field of " + b.rec->name, true});
+      std::vector<std::string> names;
+      for (const auto& s : b.rec->slots()) names.push_back(s.name);
+      auto close = closest(f.name, names);
+      d.help = close.empty() ? "`with` replaces existing fields; to add fields, declare a record that extends it"
+                             : fmt::format("did you mean `{}`?", close[0]);
+      throw Error(std::move(d));
+    }
+  return Value::record(r);
 }
 
 Interpreter::NodeCache& Interpreter::cache_of(const ast::Expr& e) {

@@ -224,6 +224,7 @@ class Interpreter {
   // standard library), read back instead of parsing the text.
   Module* load_parsed(std::unique_ptr<SourceFile> file, const CompiledAst* compiled = nullptr);
   std::unique_ptr<SourceFile> read_import(Module* from, const ast::Stmt& imp);
+  Module* load_import(Module* from, const ast::Stmt& imp);
   void register_bindings(Module* m);
   void declare_units(Module* m);
   void check_units(const ast::Expr& e);
@@ -248,6 +249,9 @@ class Interpreter {
     bool visible = false;  // the formula sees the field (it was passed over as a callee)
   };
   [[noreturn]] void hidden_field(const ast::Expr& e, const Hidden& h);
+  Value eval_number(const ast::Expr& e);
+  Value eval_convert(const ast::Expr& e, Env* env);  // `x -> unit`
+  Value eval_with(const ast::Expr& e, Env* env);     // `r with { ... }`
   Value eval_member(const ast::Expr& e, Env* env);
   Value eval_call(const ast::Expr& e, Env* env);
   Value eval_binary(const ast::Expr& e, Env* env);

@@ -141,6 +141,53 @@ std::unique_ptr<SourceFile> Interpreter::read_import(Module* from, const ast::St
   return file;
 }
 
+// One `import` of a module being loaded: a file beside it or a standard
+// module, refused where it closes a cycle or names no module.
+Module* Interpreter::load_import(Module* m, const ast::Stmt& st) {
+  std::string dep_key;
+  std::unique_ptr<SourceFile> dep_file;
+  if (st.name.rfind("std/", 0) == 0) {
+    dep_key = st.name;
+  } else {
+    dep_file = read_import(m, st);
+    dep_key = dep_file->name;
+  }
+  if (std::find(loading_.begin(), loading_.end(), dep_key) != loading_.end()) {
+    std::string chain;
+    for (auto it = std::find(loading_.begin(), loading_.end(), dep_key); it != loading_.end(); ++it) chain += *it + " -> ";
+    Diagnostic d;
+    d.code = codes::import_cycle;
+    d.message = "import cycle: " + chain + dep_key;
+    d.labels.push_back({st.name_span, "this import closes the cycle", true});
+    d.help = "move what both files need into a third file that both import";
+    throw Error(std::move(d));
+  }
+  if (dep_file) return load_parsed(std::move(dep_file));
+  Module* dep = nullptr;
+  try {
+    dep = load_std(st.name.substr(4));
+  } catch (Error& e) {
+    // A --stdlib module that cannot be read: the import that asked for it is the place.
+    if (std::none_of(e.diagnostic().labels.begin(), e.diagnostic().labels.end(),
+                     [](const Label& l) { return l.span.valid(); }))
+      e.diagnostic().labels.push_back({st.name_span, "imported here", true});
+    throw;
+  }
+  if (!dep) {
+    std::vector<std::string> names = std_modules();
+    const auto close = closest(st.name.substr(4), names);
+    Diagnostic d;
+    d.code = codes::import_not_found;
+    d.message = fmt::format("there is no standard module \"{}\"", st.name);
+    d.labels.push_back({st.name_span, "imported here", true});
+    std::string all;
+    for (const auto& n : names) all += (all.empty() ? "std/" : ", std/") + n;
+    d.help = close.empty() ? "the standard modules are " + all : fmt::format("did you mean \"std/{}\"?", close[0]);
+    throw Error(std::move(d));
+  }
+  return dep;
+}
+
 Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const CompiledAst* compiled) {
   const std::string key = file->name;
   if (auto it = loaded_.find(key); it != loaded_.end()) return it->second;
@@ -162,51 +209,7 @@ Module* Interpreter::load_parsed(std::unique_ptr<SourceFile> file, const Compile
   loading_.push_back(key);
   for (const auto& st : m->ast.statements) {
     if (st.kind != ast::StmtKind::Import) continue;
-    Module* dep = nullptr;
-    std::string dep_key;
-    std::unique_ptr<SourceFile> dep_file;
-    if (st.name.rfind("std/", 0) == 0) {
-      dep_key = st.name;
-    } else {
-      dep_file = read_import(m, st);
-      dep_key = dep_file->name;
-    }
-    if (std::find(loading_.begin(), loading_.end(), dep_key) != loading_.end()) {
-      std::string chain;
-      for (auto it = std::find(loading_.begin(), loading_.end(), dep_key); it != loading_.end(); ++it)
-        chain += *it + " -> ";
-      Diagnostic d;
-      d.code = codes::import_cycle;
-      d.message = "import cycle: " + chain + dep_key;
-      d.labels.push_back({st.name_span, "this import closes the cycle", true});
-      d.help = "move what both files need into a third file that both import";
-      throw Error(std::move(d));
-    }
-    if (dep_file) {
-      dep = load_parsed(std::move(dep_file));
-    } else {
-      try {
-        dep = load_std(st.name.substr(4));
-      } catch (Error& e) {
-        // A --stdlib module that cannot be read: the import that asked for it is the place.
-        if (std::none_of(e.diagnostic().labels.begin(), e.diagnostic().labels.end(),
-                         [](const Label& l) { return l.span.valid(); }))
-          e.diagnostic().labels.push_back({st.name_span, "imported here", true});
-        throw;
-      }
-      if (!dep) {
-        std::vector<std::string> names = std_modules();
-        const auto close = closest(st.name.substr(4), names);
-        Diagnostic d;
-        d.code = codes::import_not_found;
-        d.message = fmt::format("there is no standard module \"{}\"", st.name);
-        d.labels.push_back({st.name_span, "imported here", true});
-        std::string all;
-        for (const auto& n : names) all += (all.empty() ? "std/" : ", std/") + n;
-        d.help = close.empty() ? "the standard modules are " + all : fmt::format("did you mean \"std/{}\"?", close[0]);
-        throw Error(std::move(d));
-      }
-    }
+    Module* dep = load_import(m, st);
     if (std::find(m->imports.begin(), m->imports.end(), dep) == m->imports.end()) m->imports.push_back(dep);
   }
   loading_.pop_back();

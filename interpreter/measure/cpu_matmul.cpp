@@ -129,97 +129,142 @@ Measurement cpu_matmul(int threads, const Settings& s) {
   return cpu_matmul({n, n, n}, "fp32", threads, s);
 }
 
-Measurement cpu_matmul(const MatmulShape& shape, const std::string& dtype, int threads, const Settings& s) {
-  const int m = shape.m, n = shape.n, k = shape.k;
-  const bool bf16 = dtype == "bf16";
-  const double flops = 2.0 * m * static_cast<double>(n) * k;
-  const std::string size = m == n && n == k ? fmt::format("{}³", n) : fmt::format("{}×{} by {}×{}", m, k, k, n);
+namespace {
+
+std::string shape_text(const MatmulShape& sh) {
+  return sh.m == sh.n && sh.n == sh.k ? fmt::format("{}³", sh.n) : fmt::format("{}×{} by {}×{}", sh.m, sh.k, sh.k, sh.n);
+}
+
+// A product too large for a probe's seconds or for the memory napkin may
+// use, or one the BLAS at hand cannot run, is refused before anything is
+// allocated.
+void check_runnable(const MatmulShape& sh, bool bf16, const CpuBlas& blas, const Settings& s) {
+  const double flops = 2.0 * sh.m * static_cast<double>(sh.n) * sh.k;
+  const std::string size = shape_text(sh);
   if (flops > kMaxMatmulFlops)
     fail(codes::probe_unavailable,
          fmt::format("a {} matmul is {:.3g} TFLOP a run, past the {:.3g} TFLOP that keeps a probe within seconds", size,
                      flops / 1e12, kMaxMatmulFlops / 1e12));
-  const std::size_t ak = static_cast<std::size_t>(m) * k, bk = static_cast<std::size_t>(k) * n,
-                    cn = static_cast<std::size_t>(m) * n;
+  const double ak = static_cast<double>(sh.m) * sh.k, bk = static_cast<double>(sh.k) * sh.n,
+               cn = static_cast<double>(sh.m) * sh.n;
   const double need = (ak + bk) * (bf16 ? 2.0 : 4.0) + (bf16 ? ak + bk + cn : cn) * 4.0;
   const MemoryBudget budget = memory_budget(s);
   if (need > static_cast<double>(budget.bytes))
     fail(codes::probe_unavailable, fmt::format("a {} matmul needs {:.3g} GB, more than the {:.3g} GB napkin may use here ({})",
                                                size, need / 1e9, budget.bytes / 1e9, budget.rule));
-
-  const CpuBlas& blas = cpu_blas(s.cpu_blas);
   if (bf16 && !blas.sbgemm)
     fail(codes::probe_unavailable,
          blas.found ? fmt::format("{} has no cblas_sbgemm (OpenBLAS has it when built with BUILD_BFLOAT16)", blas.name)
                     : fmt::format("a bf16 matmul needs a BLAS with cblas_sbgemm: {}", blas.reason));
-  if (!blas.found && !(m == n && n == k))
+  if (!blas.found && !(sh.m == sh.n && sh.n == sh.k))
     fail(codes::probe_unavailable, fmt::format("a {} matmul needs a BLAS (napkin's own kernel is square): {}", size, blas.reason));
+}
 
-  // C starts as NaN, so a run that leaves any checked entry unwritten fails the check.
-  std::vector<float> a(ak), b(bk), c(cn, std::numeric_limits<float>::quiet_NaN());
+// A and B filled from a fixed sequence, C as NaN, so a run that leaves any
+// checked entry unwritten fails the check.
+struct Operands {
+  std::vector<float> a, b, c;
+  std::vector<std::uint16_t> a16, b16;  // bf16 copies, when the product is bf16
+};
+
+Operands operands(const MatmulShape& sh, bool bf16) {
+  Operands o;
+  o.a.resize(static_cast<std::size_t>(sh.m) * sh.k);
+  o.b.resize(static_cast<std::size_t>(sh.k) * sh.n);
+  o.c.assign(static_cast<std::size_t>(sh.m) * sh.n, std::numeric_limits<float>::quiet_NaN());
   std::uint32_t seed = 12345;
   auto next = [&] {
     seed = seed * 1664525u + 1013904223u;
     return static_cast<float>(seed >> 8) / 8388608.0f - 1.0f;  // uniform in [-1, 1)
   };
-  for (auto& x : a) x = next();
-  for (auto& x : b) x = next();
-  std::vector<std::uint16_t> a16, b16;
+  for (auto& x : o.a) x = next();
+  for (auto& x : o.b) x = next();
   if (bf16) {
-    a16 = to_bf16(a);
-    b16 = to_bf16(b);
-    a = from_bf16(a16);  // the check multiplies what the kernel was given
-    b = from_bf16(b16);
+    o.a16 = to_bf16(o.a);
+    o.b16 = to_bf16(o.b);
+    o.a = from_bf16(o.a16);  // the check multiplies what the kernel was given
+    o.b = from_bf16(o.b16);
   }
+  return o;
+}
 
+// One product, through the BLAS where there is one, else napkin's kernel
+// on a team of threads; `method` says which.
+struct Pass {
   std::optional<ThreadTeam> team;
-  std::function<void()> pass;
+  std::function<void()> run;
   std::string method;
-  if (blas.found) {
-    if (blas.set_threads) blas.set_threads(threads);
-    const int used = blas.get_threads ? blas.get_threads() : threads;
-    if (bf16)
-      pass = [&] {
-        blas.sbgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0f, a16.data(), k, b16.data(), n, 0.0f,
-                    c.data(), n);
-      };
-    else
-      pass = [&] {
-        blas.sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f, c.data(), n);
-      };
-    method = fmt::format("{} from {} ({}), {} row-major, {} thread{}{}, FLOPs = 2mnk", bf16 ? "cblas_sbgemm (bf16 in, fp32 out)" : "cblas_sgemm",
-                         blas.name, blas.file, size, used, used == 1 ? "" : "s",
-                         used == threads ? "" : fmt::format(" (the library's most; {} asked)", threads));
-  } else {
-    team.emplace(threads);
-    // Whole register tiles per thread, so no two threads write one cache line of C.
-    const std::size_t tiles = (static_cast<std::size_t>(n) + MR - 1) / MR;
-    pass = [&, tiles] {
-      team->run([&](int t) {
-        auto [lo, hi] = team->share(tiles, t);
-        const int r0 = static_cast<int>(lo) * MR, r1 = std::min(n, static_cast<int>(hi) * MR);
-        if (r0 < r1) gemm_rows(n, a.data(), b.data(), c.data(), r0, r1);
-      });
-    };
-    method = fmt::format("napkin's blocked fp32 kernel (6×16 tile, {}), {}, {} thread{}, FLOPs = 2mnk; {}",
-                         instruction_set(), size, threads, threads == 1 ? "" : "s", blas.reason);
-  }
+};
 
-  // The first run starts threads and warms caches, and says how many runs
-  // make a sample long enough for the clock: a 64³ product takes microseconds.
+void blas_pass(Pass& p, const MatmulShape& sh, bool bf16, const CpuBlas& blas, int threads, Operands& o) {
+  const int m = sh.m, n = sh.n, k = sh.k;
+  if (blas.set_threads) blas.set_threads(threads);
+  const int used = blas.get_threads ? blas.get_threads() : threads;
+  if (bf16)
+    p.run = [&blas, &o, m, n, k] {
+      blas.sbgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0f, o.a16.data(), k, o.b16.data(), n, 0.0f,
+                  o.c.data(), n);
+    };
+  else
+    p.run = [&blas, &o, m, n, k] {
+      blas.sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0f, o.a.data(), k, o.b.data(), n, 0.0f, o.c.data(),
+                 n);
+    };
+  p.method = fmt::format("{} from {} ({}), {} row-major, {} thread{}{}, FLOPs = 2mnk",
+                         bf16 ? "cblas_sbgemm (bf16 in, fp32 out)" : "cblas_sgemm", blas.name, blas.file, shape_text(sh), used,
+                         used == 1 ? "" : "s", used == threads ? "" : fmt::format(" (the library's most; {} asked)", threads));
+}
+
+void own_pass(Pass& p, const MatmulShape& sh, const CpuBlas& blas, int threads, Operands& o) {
+  const int n = sh.n;
+  p.team.emplace(threads);
+  // Whole register tiles per thread, so no two threads write one cache line of C.
+  const std::size_t tiles = (static_cast<std::size_t>(n) + MR - 1) / MR;
+  ThreadTeam* team = &*p.team;
+  p.run = [team, &o, n, tiles] {
+    team->run([&](int t) {
+      auto [lo, hi] = team->share(tiles, t);
+      const int r0 = static_cast<int>(lo) * MR, r1 = std::min(n, static_cast<int>(hi) * MR);
+      if (r0 < r1) gemm_rows(n, o.a.data(), o.b.data(), o.c.data(), r0, r1);
+    });
+  };
+  p.method = fmt::format("napkin's blocked fp32 kernel (6×16 tile, {}), {}, {} thread{}, FLOPs = 2mnk; {}", instruction_set(),
+                         shape_text(sh), threads, threads == 1 ? "" : "s", blas.reason);
+}
+
+// The first run starts threads and warms caches, and says how many runs
+// make a sample long enough for the clock: a 64³ product takes microseconds.
+std::vector<double> time_passes(const std::function<void()>& pass, double flops, int samples, int& reps) {
   const auto t0 = std::chrono::steady_clock::now();
   pass();
   const double first = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const int reps = static_cast<int>(std::clamp(std::ceil(2e-3 / std::max(first, 1e-9)), 1.0, 100000.0));
+  reps = static_cast<int>(std::clamp(std::ceil(2e-3 / std::max(first, 1e-9)), 1.0, 100000.0));
   std::vector<double> rates;
-  const int samples = std::max(3, s.cpu_runs / 2);
   for (int r = 0; r < samples; ++r) {
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < reps; ++i) pass();
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
     rates.push_back(flops / std::max(sec, 1e-9));
   }
-  if (reps > 1) method += fmt::format("; {} products a sample", reps);
-  if (std::string wrong = check_product(m, n, k, a.data(), b.data(), c.data()); !wrong.empty())
+  return rates;
+}
+
+}  // namespace
+
+Measurement cpu_matmul(const MatmulShape& shape, const std::string& dtype, int threads, const Settings& s) {
+  const bool bf16 = dtype == "bf16";
+  const CpuBlas& blas = cpu_blas(s.cpu_blas);
+  check_runnable(shape, bf16, blas, s);
+  Operands o = operands(shape, bf16);
+  Pass p;
+  if (blas.found) blas_pass(p, shape, bf16, blas, threads, o);
+  else own_pass(p, shape, blas, threads, o);
+
+  const double flops = 2.0 * shape.m * static_cast<double>(shape.n) * shape.k;
+  int reps = 1;
+  const std::vector<double> rates = time_passes(p.run, flops, std::max(3, s.cpu_runs / 2), reps);
+  if (reps > 1) p.method += fmt::format("; {} products a sample", reps);
+  if (std::string wrong = check_product(shape.m, shape.n, shape.k, o.a.data(), o.b.data(), o.c.data()); !wrong.empty())
     fail(codes::probe_unavailable, wrong);
 
   Measurement out;
@@ -228,7 +273,7 @@ Measurement cpu_matmul(const MatmulShape& shape, const std::string& dtype, int t
   out.unit = "FLOP/s";
   out.device = cpu_info().device();
   summarize(out, rates);
-  out.method = method;
+  out.method = p.method;
   out.measured_at = utc_now();
   return out;
 }
