@@ -154,13 +154,14 @@ std::string findings(const Analysis& a) {
   return json{{"diagnostics", a.diagnostics}, {"shown", a.shown}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-void take_findings(Analysis& a, const std::string& text) {
+bool take_findings(Analysis& a, const std::string& text) {
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return;
+  if (!j.is_object()) return false;
   if (const auto d = j.find("diagnostics"); d != j.end() && d->is_array()) a.diagnostics = *d;
   if (const auto s = j.find("shown"); s != j.end() && s->is_object())
     for (const auto& [k, v] : s->items())
       if (v.is_string()) a.shown[k] = v.get<std::string>();
+  return true;
 }
 
 json stopped_diagnostic(double seconds) {
@@ -173,6 +174,15 @@ json stopped_diagnostic(double seconds) {
                                       "help: a file that takes this long loops or sweeps far more points than it "
                                       "needs; `napkin run FILE` shows how far it gets",
                                       seconds)}};
+}
+
+json failed_diagnostic() {
+  return json{{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+              {"severity", kError},
+              {"code", std::string(code_text(codes::internal))},
+              {"source", "napkin"},
+              {"message", "the evaluation of this file ended without an answer: a bug in napkin; please report it "
+                          "with the file (`napkin check FILE` may say more)"}};
 }
 
 }  // namespace napkin::lsp

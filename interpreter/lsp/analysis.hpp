@@ -54,11 +54,14 @@ std::unique_ptr<Analysis> analyse(const OptionsFactory& options, const std::stri
 
 // What `evaluate_file` found, as JSON text, and read back into an analysis of
 // the same text: how an evaluation in another process reports.
+// take_findings is false if `text` holds none (the process failed).
 std::string findings(const Analysis& a);
-void take_findings(Analysis& a, const std::string& text);
+bool take_findings(Analysis& a, const std::string& text);
 
-// The diagnostic of an evaluation stopped after `seconds` (E0703).
+// The diagnostic of an evaluation stopped after `seconds` (E0703), and of
+// one whose process ended without its findings (E0000, a bug).
 nlohmann::json stopped_diagnostic(double seconds);
+nlohmann::json failed_diagnostic();
 
 // An LSP Range of a span within `text`.
 nlohmann::json range_json(const LineIndex& lines, std::size_t begin, std::size_t end);

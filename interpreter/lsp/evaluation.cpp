@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +24,13 @@ std::unique_ptr<Evaluation> Evaluation::start(const std::function<std::string()>
     // The child: evaluate, write the findings, and leave without running
     // the parent's atexit handlers or flushing its buffers (_exit).
     ::close(fds[0]);
+#if !defined(__SANITIZE_ADDRESS__)
+    // Memory bounded as time is: past it an allocation fails, and the
+    // evaluation reports E0702 (out of memory) rather than the machine
+    // swapping. (AddressSanitizer reserves terabytes of address space.)
+    const rlimit memory{kMemoryBytes, kMemoryBytes};
+    ::setrlimit(RLIMIT_AS, &memory);
+#endif
     std::string out;
     try {
       out = work();

@@ -16,6 +16,9 @@
 
 namespace napkin::lsp {
 
+// The address space an evaluation may take.
+constexpr unsigned long long kMemoryBytes = 4ull << 30;
+
 class Evaluation {
  public:
   using Clock = std::chrono::steady_clock;

@@ -283,8 +283,9 @@ void Server::finish(Document& d, std::string& out) {
   if (e->stopped()) {
     d.now->stopped = true;
     d.now->diagnostics.push_back(stopped_diagnostic(e->seconds()));
-  } else {
-    take_findings(*d.now, e->output());
+  } else if (!take_findings(*d.now, e->output())) {
+    // The evaluating process ended without its findings: it failed (a bug).
+    d.now->diagnostics.push_back(failed_diagnostic());
   }
   publish(d, out);
 }
