@@ -199,6 +199,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
       compiled->program.run(n, in_ptr.data(), out_ptr.data(), bad.data(), regs);
       for (std::size_t l = 0; l < n; ++l) {
         if (bad[l]) {
+          ++out.walked;
           walk(start + l);
           continue;
         }

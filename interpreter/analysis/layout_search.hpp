@@ -66,6 +66,7 @@ struct LayoutResult {
   std::vector<LayoutRow> ranked;                  // valid and fitting, fastest first
   std::optional<LayoutRow> fastest_not_fitting;   // faster than ranked[0] (or nothing fits), not chosen
   bool compiled = false;        // the compiled program priced the layouts
+  std::size_t walked = 0;       // layouts the program marked, priced by the tree walker instead (each costs milliseconds)
   // Display templates (kind, dimension, unit) of step_time, memory_per_gpu,
   // bubble, implied_mfu and each part, taken from the plan.
   Value time_like, memory_like, bubble_like, mfu_like, capacity_value;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# napkin's step time on each published Megatron-LM run of
+# bench/validation/megatron_runs.napkin beside what the run measured, and
+# the error of each, napkin's parts of the step beside it.
+#   bench/validation/compare.sh [path/to/napkin]
+# calculon (calculon-ai/calculon, SC23) is shown by its published summary
+# on Korthikanti et al.'s eight runs (3.65% mean, 8.87% worst; its
+# validation script), the per-run figures not being published.
+set -eu
+napkin=${1:-build/napkin}
+here=$(dirname "$0")
+"$napkin" run "$here/megatron_runs.napkin" --format json | python3 -c '
+import json, sys
+values = json.load(sys.stdin)["values"]
+runs = []
+for key in values:
+    name, _, field = key.partition(".")
+    if field == "error" and "si" in values[key]:
+        runs.append(name)
+def si(run, field): return values[run + "." + field]["si"]
+print("run               measured     napkin    error   compute   tp comm    bubble  hand-off   dp comm (s)")
+errors = {"n": [], "k": []}
+for r in runs:
+    e = si(r, "error")
+    errors[r[0]].append(abs(e))
+    parts = "".join(f"{si(r, p):>10.2f}" for p in ("compute", "tp_comm", "bubble", "handoff", "dp_comm"))
+    measured, predicted = si(r, "measured_step"), si(r, "predicted_step")
+    print(f"{r:<15} {measured:>9.2f}s {predicted:>9.2f}s {100 * e:>+7.1f}% {parts}")
+every = errors["n"] + errors["k"]
+for label, xs in (("Narayanan 2021 Table 1", errors["n"]), ("Korthikanti 2022 Table 5", errors["k"]), ("all 18", every)):
+    print(f"{label}: mean |error| {100 * sum(xs) / len(xs):.1f}%, worst {100 * max(xs):.1f}%")
+print("calculon on Korthikanti 2022 Table 5: mean |error| 3.65%, worst 8.87%")
+'
