@@ -24,6 +24,13 @@ std::unique_ptr<Evaluation> Evaluation::start(const std::function<std::string()>
     // The child: evaluate, write the findings, and leave without running
     // the parent's atexit handlers or flushing its buffers (_exit).
     ::close(fds[0]);
+    // The editor's pipes are the server's alone: nothing the evaluation
+    // might write can reach the protocol's stream.
+    if (const int null = ::open("/dev/null", O_RDWR); null >= 0) {
+      ::dup2(null, STDIN_FILENO);
+      ::dup2(null, STDOUT_FILENO);
+      if (null > STDOUT_FILENO) ::close(null);
+    }
 #if !defined(__SANITIZE_ADDRESS__)
     // Memory bounded as time is: past it an allocation fails, and the
     // evaluation reports E0702 (out of memory) rather than the machine
