@@ -126,10 +126,12 @@ GradedFile graded_file(const std::string& file, const Common& common) {
 
 }  // namespace
 
-std::string render_graded(const std::vector<GradedFile>& files, const std::string& format, const std::string& title) {
+std::string render_graded(std::vector<GradedFile> files, const std::string& format, const std::string& title,
+                          const Disclosure& d) {
+  disclose(files, d);
   if (format == "json") return graded_json(files);
   if (format == "junit") return graded_junit(files, title);
-  if (format == "gradescope") return graded_gradescope(files);
+  if (format == "gradescope") return graded_gradescope(files, d.visibility);
   return graded_text(files);
 }
 
@@ -164,12 +166,17 @@ void add_file_errors(GradedFile& g, const std::vector<Diagnostic>& errors) {
 
 Result cmd_check(const CheckArgs& a, const Common& c) {
   if (a.format == "text") return check_text(a, c);
+  // The checkers hold the expected values.
+  Disclosure shown = a.disclosure;
+  shown.secret_files = a.files;
   if (c.restricted && c.process_ends)
-    on_stop([&](const Diagnostic& d) { return render_graded(all_errored(a.files, d, c.restricted), a.format, "napkin check"); }, a.format);
+    on_stop([&, shown](const Diagnostic& d) {
+      return render_graded(all_errored(a.files, d, c.restricted), a.format, "napkin check", shown);
+    }, a.format);
   std::vector<GradedFile> files;
   for (const auto& f : a.files) files.push_back(graded_file(f, c));
   Result r;
-  r.out = render_graded(files, a.format, "napkin check");
+  r.out = render_graded(files, a.format, "napkin check", shown);
   r.code = graded_status(files);
   return r;
 }

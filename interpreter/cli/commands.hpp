@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "interpreter/core/stdlib_names.hpp"
+#include "interpreter/output/disclosure.hpp"
 
 namespace napkin::cli {
 
@@ -59,6 +60,7 @@ struct CheckArgs {
   std::vector<std::string> files;
   bool verbose = false;
   std::string format = "text";  // text, json, junit, gradescope
+  Disclosure disclosure;        // what students read of json, junit and gradescope
 };
 
 // `napkin grade REFERENCE SUBMISSION`: the reference's checks run against
@@ -67,6 +69,10 @@ struct GradeArgs {
   std::string reference;
   std::string submission;
   std::string format = "text";  // text, json, junit, gradescope
+  Disclosure disclosure;        // what students read, in every format
+  // The share of its points an answer earns that is right from the
+  // student's own wrong earlier answers (docs/grading.md).
+  double carried_forward = 0.5;
 };
 
 Result cmd_grade(const GradeArgs& a, const Common& c);

@@ -10,8 +10,9 @@
 
 namespace napkin::cli {
 
-// The formats a graded run writes.
-std::string render_graded(const std::vector<GradedFile>& files, const std::string& format, const std::string& title);
+// The formats a graded run writes, showing what `d` discloses.
+std::string render_graded(std::vector<GradedFile> files, const std::string& format, const std::string& title,
+                          const Disclosure& d = Disclosure{});
 
 // 0 when every check passed, 1 when one failed, 2 when one errored or the
 // file met an error outside its checks.

@@ -143,6 +143,33 @@ int main(int argc, char** argv) {
   explain_cmd->add_flag("--sources", explain.sources, "show where each formula is written (file:line)");
   add_common(explain_cmd);
 
+  // What students read of a graded run (docs/grading.md, What students see).
+  auto add_disclosure = [&](CLI::App* sub, napkin::Disclosure& d) {
+    sub->add_flag("--show-expected", d.expected,
+                  "show the expected values, the checks as written and the reference's values (hidden by default)");
+    sub->add_flag("--show-reference", d.reference, "show each check's path:line and the lines an error there quotes");
+    sub->add_option("--visibility", d.visibility,
+                    "Gradescope: when students see the whole result: visible (default), hidden, after_due_date "
+                    "or after_published")
+        ->check(CLI::IsMember(napkin::kVisibilities));
+    sub->add_option_function<std::vector<std::string>>(
+           "--test-visibility",
+           [&d](const std::vector<std::string>& all) {
+             for (const auto& v : all) {
+               const auto eq = v.rfind('=');
+               if (eq == std::string::npos) d.test_visibility = v;
+               else d.per_test[v.substr(0, eq)] = v.substr(eq + 1);
+             }
+           },
+           "Gradescope: when students see each test, VISIBILITY or \"CHECK NAME=VISIBILITY\" for one (repeatable)")
+        ->check([](const std::string& v) {
+          const std::string vis = v.substr(v.rfind('=') == std::string::npos ? 0 : v.rfind('=') + 1);
+          for (const auto& k : napkin::kVisibilities)
+            if (vis == k) return std::string();
+          return "the visibility must be hidden, after_due_date, after_published or visible, not `" + vis + "`";
+        });
+  };
+
   CheckArgs check;
   auto* check_cmd = app.add_subcommand("check", "run the checks of one or more files; exit 1 if any fails");
   check_cmd->add_option("files", check.files, "one or more .napkin files")->required();
@@ -153,6 +180,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json", "junit", "gradescope"}));
   add_common(check_cmd);
   add_restricted(check_cmd, false);
+  add_disclosure(check_cmd, check.disclosure);
 
   GradeArgs grade;
   auto* grade_cmd = app.add_subcommand(
@@ -163,6 +191,29 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json", "junit", "gradescope"}));
   add_common(grade_cmd);
   add_restricted(grade_cmd, true);
+  add_disclosure(grade_cmd, grade.disclosure);
+  grade_cmd
+      ->add_option_function<std::string>(
+          "--carried-forward",
+          [&grade](const std::string& v) {
+            const bool percent = !v.empty() && v.back() == '%';
+            grade.carried_forward = std::stod(v.substr(0, v.size() - percent)) / (percent ? 100 : 1);
+          },
+          "the share of its points an answer earns that is right from the student's own wrong earlier answers: "
+          "50% (default), 0 for none, 100% for all")
+      ->check([](const std::string& v) {
+        const bool percent = !v.empty() && v.back() == '%';
+        const std::string n = v.substr(0, v.size() - percent);
+        std::size_t used = 0;
+        double x = -1;
+        try {
+          x = std::stod(n, &used);
+        } catch (...) {
+        }
+        if (n.empty() || used != n.size() || !(x >= 0 && x <= (percent ? 100 : 1)))
+          return "a share is a fraction from 0 to 1 or a percentage from 0% to 100%, not `" + v + "`";
+        return std::string();
+      });
 
   SweepArgs sweep;
   auto* sweep_cmd = app.add_subcommand("sweep", "print a file's sweeps as tables");

@@ -162,7 +162,7 @@ std::string Comparison::derivation(const Step& s) {
   return out;
 }
 
-std::vector<std::string> Comparison::explain(const Step& answer, const std::vector<Step>& all_answers) {
+std::vector<Step> Comparison::first_wrong(const Step& answer) {
   // The steps under the answer, inputs first (post-order), and of them those
   // that differ while nothing they use does.
   std::vector<Step> order;
@@ -173,7 +173,7 @@ std::vector<std::string> Comparison::explain(const Step& answer, const std::vect
     order.push_back(s);
   };
   visit(answer);
-  std::vector<std::string> out;
+  std::vector<Step> out;
   for (const Step& s : order) {
     if (differs(s) != 1) continue;
     bool below = false;
@@ -181,33 +181,115 @@ std::vector<std::string> Comparison::explain(const Step& answer, const std::vect
       std::set<Step> seen;
       below = below || tainted(d, seen);
     }
-    if (below) continue;
-    const Value& mine = *sub_value(s);
-    Value theirs;
-    ref_value(s.name, theirs);
-    std::string how;
-    if (mine.kind == Value::Kind::Quantity && theirs.kind == Value::Kind::Quantity) {
-      if (mine.q.dim != theirs.q.dim) how = fmt::format(" (it is {}, the reference {})", sub_.dim_name(mine.q.dim), ref_.dim_name(theirs.q.dim));
-      else if (theirs.q.v != 0) how = fmt::format(" (×{})", format_number(mine.q.v / theirs.q.v, 4));
-    }
-    int depending = 0;
-    for (const Step& a : all_answers)
-      if (a.name != s.name && closure(a).count(s)) ++depending;
-    const std::string dep_text = depending == 0   ? "no other answer depends on it"
-                                 : depending == 1 ? "1 answer depends on it"
-                                                  : fmt::format("{} answers depend on it", depending);
-    out.push_back(fmt::format("first wrong step: {} is {}, the reference {}{}; {}", s.name, shown(sub_, mine),
-                              shown(ref_, theirs), how, dep_text));
-    if (std::string d = derivation(s); !d.empty()) out.push_back(std::move(d));
-    // The student's own steps under it, which the reference has no name for.
-    for (const Step& d : deps(s))
-      if (differs(d) == -1 && !d.name.empty())
-        if (std::string t = derivation(d); !t.empty() && t.rfind("you wrote", 0) != 0) out.push_back(std::move(t));
+    if (!below) out.push_back(s);
   }
   return out;
 }
 
-std::vector<std::string> Comparison::changed_inputs() {
+const DisplayUnit* Comparison::written_unit(const Step& s) {
+  const Value* v = sub_value(s);
+  if (!v || v->kind != Value::Kind::Quantity) return nullptr;
+  if (v->display) return v->display;
+  const ast::Expr* formula = nullptr;
+  if (s.rec) {
+    if (const Slot& slot = s.rec->slots()[s.idx]; slot.decl) formula = slot.decl->value.get();
+  } else if (s.binding && s.binding->stmt) {
+    formula = s.binding->stmt->value.get();
+  }
+  if (formula && formula->kind == ast::ExprKind::Negate && !formula->items.empty()) formula = formula->items[0].get();
+  if (!formula || formula->kind != ast::ExprKind::Number || !formula->unit || formula->percent ||
+      formula->unit->text.empty() || formula->unit->text[0] == '$')
+    return nullptr;
+  try {
+    return intern_display(formula->unit->text, sub_.resolve_unit(*formula->unit).scale);
+  } catch (const Error&) {
+    return nullptr;
+  }
+}
+
+// The student's value in the unit the student wrote it in.
+std::string Comparison::shown_mine(const Step& s, const Value& v) {
+  if (const DisplayUnit* u = written_unit(s); u && !v.display) {
+    Value in_unit = v;
+    in_unit.display = u;
+    return sub_.show(in_unit);
+  }
+  return shown(sub_, v);
+}
+
+std::vector<std::string> Comparison::explain(const Step& s, const std::vector<Step>& all_answers, bool show_reference) {
+  std::vector<std::string> out;
+  const Value* mine_p = sub_value(s);
+  Value theirs;
+  if (!mine_p || !ref_value(s.name, theirs)) return out;
+  const Value& mine = *mine_p;
+  std::string how;
+  if (mine.kind == Value::Kind::Quantity && theirs.kind == Value::Kind::Quantity) {
+    if (mine.q.dim != theirs.q.dim)
+      how = show_reference ? fmt::format(" (it is {}, the reference {})", sub_.dim_name(mine.q.dim), ref_.dim_name(theirs.q.dim))
+                           : fmt::format(" (it is {}, which is not what the question asks for)", sub_.dim_name(mine.q.dim));
+    else if (theirs.q.v != 0 && show_reference)
+      how = fmt::format(" (×{})", format_number(mine.q.v / theirs.q.v, 4));
+  }
+  int depending = 0;
+  for (const Step& a : all_answers)
+    if (a.name != s.name && closure(a).count(s)) ++depending;
+  const std::string dep_text = depending == 0   ? "no other answer depends on it"
+                               : depending == 1 ? "1 answer depends on it"
+                                                : fmt::format("{} answers depend on it", depending);
+  const std::string value = show_reference ? fmt::format("{}, the reference {}", shown_mine(s, mine), shown(ref_, theirs))
+                                           : fmt::format("{}, not the reference's value", shown_mine(s, mine));
+  out.push_back(fmt::format("first wrong step: {} is {}{}; {}", s.name, value, how, dep_text));
+  if (std::string d = derivation(s); !d.empty()) out.push_back(std::move(d));
+  // The student's own steps under it, which the reference has no name for.
+  for (const Step& d : deps(s))
+    if (differs(d) == -1 && !d.name.empty())
+      if (std::string t = derivation(d); !t.empty() && t.rfind("you wrote", 0) != 0) out.push_back(std::move(t));
+  return out;
+}
+
+int Comparison::differs_from_reference(const std::string& name, const Value& v) {
+  Value r;
+  if (name.empty() || !ref_value(name, r)) return -1;
+  return compare(v, r);
+}
+
+bool Comparison::carried(const Step& s, Module* scope, Value& out, std::vector<Step>& inputs) {
+  if (s.name.empty()) return false;
+  const ast::Expr* formula = nullptr;
+  Record* self = nullptr;
+  if (s.rec) {
+    const std::size_t dot = s.name.rfind('.');
+    Value r;
+    if (dot == std::string::npos || !ref_value(s.name.substr(0, dot), r) || r.kind != Value::Kind::Record) return false;
+    const std::size_t idx = r.rec->table->find(s.name.substr(dot + 1));
+    if (idx == SlotTable::npos) return false;
+    const Slot& slot = r.rec->table->at(idx);
+    if (!slot.decl || !slot.decl->value) return false;
+    formula = slot.decl->value.get();
+    self = s.rec;  // the formula's sibling fields are the student's
+  } else {
+    Binding* b = ref_.find_binding(ref_m_, s.name);
+    if (!b || !b->stmt || b->stmt->kind != ast::StmtKind::Let || !b->stmt->value) return false;
+    formula = b->stmt->value.get();
+  }
+  Trace t;
+  try {
+    out = sub_.eval_in(Where{scope, self}, *formula, &t);
+  } catch (const Error&) {
+    return false;  // a name the submission lacks, or an error on its values: nothing to carry
+  }
+  collect(t, inputs);
+  return true;
+}
+
+std::vector<std::string> Comparison::changed_inputs(bool show_reference) {
+  auto changed = [&](const std::string& name, const Value& mine, const Value& theirs) {
+    return show_reference ? fmt::format("the submission changed the given input {}: {}, the reference {}", name,
+                                        sub_.show(mine), ref_.show(theirs))
+                          : fmt::format("the submission changed the given input {}: {}, not the value given", name,
+                                        sub_.show(mine));
+  };
   std::vector<std::string> out;
   for (Binding* b : ref_m_->order) {
     if (!b->stmt) continue;
@@ -217,8 +299,7 @@ std::vector<std::string> Comparison::changed_inputs() {
         const Value theirs = ref_.top_value(b, b->stmt->span);
         Value mine;
         if (lookup(sub_, sub_m_, b->name, mine) && compare(mine, theirs) == 1)
-          out.push_back(fmt::format("the submission changed the given input {}: {}, the reference {}", b->name,
-                                    sub_.show(mine), ref_.show(theirs)));
+          out.push_back(changed(b->name, mine, theirs));
         continue;
       }
       if (b->stmt->kind != ast::StmtKind::Record) continue;
@@ -234,8 +315,7 @@ std::vector<std::string> Comparison::changed_inputs() {
         const Value theirs = ref_.field(r, i, r->span);
         Value mine;
         if (lookup(sub_, sub_m_, name, mine) && compare(mine, theirs) == 1)
-          out.push_back(fmt::format("the submission changed the given input {}: {}, the reference {}", name,
-                                    sub_.show(mine), ref_.show(theirs)));
+          out.push_back(changed(name, mine, theirs));
       }
     } catch (const Error&) {
       continue;  // a reference that cannot be evaluated is reported by its own checks

@@ -33,15 +33,40 @@ class Comparison {
   // The fields and lets a check's trace used directly: its answers.
   static std::vector<Step> answers_of(const Trace& check_trace);
 
-  // Lines for the student about one failed answer: the first wrong step of
-  // each mistake under it, how many of `all_answers` depend on it, and the
-  // student's own derivation of it. Empty when the answer agrees with the
-  // reference (a failed check whose answers all agree says nothing more).
-  std::vector<std::string> explain(const Step& answer, const std::vector<Step>& all_answers);
+  // The first wrong steps under an answer, inputs first: each differs from
+  // the reference while every step it uses agrees. The answer itself, when
+  // nothing under it differs.
+  std::vector<Step> first_wrong(const Step& answer);
+
+  // Lines for the student about one first wrong step: both values (with
+  // `show_reference`; else only the student's), how many of `all_answers`
+  // depend on it, and the student's own derivation of it.
+  std::vector<std::string> explain(const Step& wrong, const std::vector<Step>& all_answers, bool show_reference);
+
+  // The reference's formula for `answer`, evaluated in `scope` (the grading
+  // scope: the submission's own values, the reference's functions) with
+  // the submission's record as its own: what the answer would be, right,
+  // from the student's earlier answers. `inputs`: the submission's steps
+  // it read. False when the reference has no formula for it, or the
+  // formula cannot be evaluated there.
+  bool carried(const Step& answer, Module* scope, Value& out, std::vector<Step>& inputs);
+
+  // 1: `v` differs from the reference's value of `name`; 0: it agrees;
+  // -1: nothing to compare with.
+  int differs_from_reference(const std::string& name, const Value& v);
+  // 1: the step differs from the reference; 0: agrees; -1: nothing to compare with.
+  int differs(const Step& s);
+
+  // The unit the student wrote a step's value in (`-> GiB`, or a literal's
+  // `470.19 GiB`); null when none.
+  const DisplayUnit* written_unit(const Step& s);
+  const Value* sub_value(const Step& s);
+  std::string sub_show(const Value& v) const { return sub_.show(v); }
 
   // The given inputs (the reference's own fields written as literals) that
-  // the submission gives another value.
-  std::vector<std::string> changed_inputs();
+  // the submission gives another value; with `show_reference`, the
+  // reference's value too.
+  std::vector<std::string> changed_inputs(bool show_reference);
 
  private:
   Interpreter& sub_;
@@ -51,10 +76,8 @@ class Comparison {
 
   std::vector<Step> deps(const Step& s);
   std::set<Step> closure(const Step& s);
-  // 1: differs from the reference; 0: agrees; -1: nothing to compare with.
-  int differs(const Step& s);
   bool tainted(const Step& s, std::set<Step>& seen);
-  const Value* sub_value(const Step& s);
+  std::string shown_mine(const Step& s, const Value& v);
   bool ref_value(const std::string& dotted, Value& out);
   std::string derivation(const Step& s);
 };

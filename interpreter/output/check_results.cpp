@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -28,9 +29,23 @@ std::string show_points(double p) { return fmt::format("{}", std::round(p * 1e9)
 
 namespace {
 
+// `q1.kv_per_token`, `fits`: a name, or a name's fields.
+bool is_path(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::Name) return true;
+  return e.kind == ast::ExprKind::Member && !e.items.empty() && is_path(*e.items[0]);
+}
+
 CheckOutcome named(const ast::Stmt& st) {
   CheckOutcome o;
   o.source = std::string(st.span.text());
+  // What the check is about, when that is a name: for a comparison its left
+  // side (its right side is the expected value), else the condition itself.
+  if (st.value) {
+    const ast::Expr& v = *st.value;
+    const bool relation = !st.approx && v.kind == ast::ExprKind::Binary && v.items.size() == 2;
+    const ast::Expr& what = st.approx || !relation ? v : *v.items[0];
+    if (is_path(what)) o.answer = std::string(what.span.text());
+  }
   o.name = st.check_name.empty() ? o.source : st.check_name;
   o.file = st.span.file->name;
   o.line = st.span.file->line_col(st.span.begin).first;
@@ -70,8 +85,64 @@ CheckOutcome outcome_of(const Interpreter& in, const CheckResult& r) {
     o.message = r.relation == "≈" ? fmt::format("check failed: {} is {}, expected {}", print_expr(*r.stmt->value), o.actual, o.expected)
                                   : check_failure(in, r).message;
     if (!r.detail.empty()) o.message += " (" + r.detail + ")";
+    o.detail = r.detail;
   }
   return o;
+}
+
+std::string failed_message(const CheckOutcome& c, bool with_expected) {
+  std::string out = "check failed";
+  if (c.answer.empty() || c.actual.empty()) return out;
+  out += fmt::format(": {} is {}", c.answer, c.actual);
+  if (with_expected && !c.expected.empty())
+    out += fmt::format(", expected {}{}", c.relation.empty() || c.relation == "≈" ? "" : c.relation + " ", c.expected);
+  return out;
+}
+
+namespace {
+
+bool secret(const Disclosure& d, const std::string& file) {
+  return std::find(d.secret_files.begin(), d.secret_files.end(), file) != d.secret_files.end();
+}
+
+// An error in a file that holds the expected values: its code, message and
+// place, without the lines it would quote or its labels (which show values).
+void keep_out_of(ErrorInfo& e, const Disclosure& d) {
+  bool inside = secret(d, e.file);
+  for (const auto& l : e.labels) inside = inside || secret(d, l.place.file);
+  if (!inside) return;
+  e.labels.clear();
+  e.notes.clear();
+  e.rendered = e.file.empty() ? fmt::format("error[{}]: {}\n", e.code, e.message)
+                              : fmt::format("{}:{}:{}: error[{}]: {}\n", e.file, e.line, e.column, e.code, e.message);
+}
+
+}  // namespace
+
+void disclose(std::vector<GradedFile>& files, const Disclosure& d) {
+  for (auto& f : files) {
+    int n = 0;
+    for (auto& c : f.checks) {
+      ++n;
+      auto v = d.per_test.find(c.name);
+      c.visibility = v != d.per_test.end() ? v->second : d.test_visibility;
+      if (c.error && !d.reference) keep_out_of(*c.error, d);
+      if (!d.expected) {
+        // An unnamed check is named by its text, which holds the expected value.
+        if (c.name == c.source) c.name = c.answer.empty() ? fmt::format("check {}", n) : c.answer;
+        c.source.clear();
+        c.expected.clear();
+        c.detail.clear();
+        if (c.status == CheckOutcome::Status::failed) c.message = failed_message(c, false);
+      }
+      if (!d.reference && secret(d, c.file)) {
+        c.file.clear();
+        c.line = 0;
+      }
+    }
+    if (!d.reference)
+      for (auto& e : f.errors) keep_out_of(e, d);
+  }
 }
 
 std::vector<CheckOutcome> graded_checks(Interpreter& in, Module* m) { return graded_checks(in, m->ast, nullptr); }

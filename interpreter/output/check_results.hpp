@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "grammar/diagnostic.hpp"
+#include "disclosure.hpp"
 #include "error_info.hpp"
 #include "interpreter/core/interpreter.hpp"
 
@@ -31,6 +32,15 @@ struct CheckOutcome {
   std::string message;  // one line: why it failed or errored; "" when passed
   std::optional<ErrorInfo> error;
   std::vector<std::string> feedback;  // more lines for the student (napkin grade)
+  // The answer a comparison checks, when its left side is a name
+  // (`q1.kv_per_token`): what a student may read of a check whose text
+  // holds the expected value.
+  std::string answer;
+  std::string detail;  // a failed ≈'s "off by 2.3% (allowed 1%)"
+  // Earned as an answer right from the student's own wrong earlier answers
+  // (napkin grade's carried-forward credit): `score` is a share of `points`.
+  bool carried_forward = false;
+  std::string visibility = "visible";  // Gradescope's, for this test
 };
 
 struct GradedFile {
@@ -66,10 +76,20 @@ CheckValues check_values(const Interpreter& in, const CheckResult& r);
 // when none can be found, one result worth nothing that carries `d`.
 GradedFile unrunnable(const std::string& file, const std::string& text, const Diagnostic& d);
 
+// "check failed: q1.kv_per_token is 262,144 B/token", and with
+// `with_expected` what it was expected to be.
+std::string failed_message(const CheckOutcome& c, bool with_expected);
+
+// What students may read of the results (disclosure.hpp): the expected
+// values and the checks as written taken out unless shown, the places in
+// the checker's files too, and each test's Gradescope visibility.
+void disclose(std::vector<GradedFile>& files, const Disclosure& d);
+
 // The formats. `title` names the run ("napkin check", "napkin grade").
 std::string graded_json(const std::vector<GradedFile>& files);
 std::string graded_junit(const std::vector<GradedFile>& files, const std::string& title);
-std::string graded_gradescope(const std::vector<GradedFile>& files);
+// `visibility`: Gradescope's for the whole result.
+std::string graded_gradescope(const std::vector<GradedFile>& files, const std::string& visibility = "visible");
 std::string graded_text(const std::vector<GradedFile>& files);
 
 // "2", "0.5": a score as JSON and text show it.

@@ -165,7 +165,9 @@ expect_match crlf.place 2 "crlf\\.napkin:4:1: error\\[E0100\\]|crlf\\.napkin:3:1
 # examples/grading/submission_broken.napkin: `* *` at 16:37 stops all seven checks.
 expect_match broken.once 2 '^score: 0 of 14 points$' out -- "$napkin" grade examples/grading/reference.napkin examples/grading/submission_broken.napkin
 expect broken.one_diagnostic 0 1 -- grep -c 'error\[E0100\]' "$tmp/out"
-expect broken.each_check 0 7 -- grep -c '^examples/grading/reference\.napkin:[0-9]*: errored: .*: the error above (E0100)$' "$tmp/out"
+expect broken.each_check 0 7 -- grep -c '^errored: .*: the error above (E0100)$' "$tmp/out"
+# The reference's lines, when the author shows them.
+expect_match broken.each_check.place 2 '^examples/grading/reference\.napkin:53: errored: q2 KV cache per sequence: the error above \(E0100\)$' out -- "$napkin" grade examples/grading/reference.napkin examples/grading/submission_broken.napkin --show-reference
 # Python's power: the help says napkin writes `^`.
 printf 'scenario q1 {\n  x = 2 ** 32 * 1 B\n}\n' >"$sub/power.napkin"
 expect_match broken.power 2 'help: a power is written `\^`' out -- "$napkin" grade "$ref" "$sub/power.napkin"

@@ -8,27 +8,86 @@ napkin=$1
 . "$(dirname "$0")/../lib/expect.sh"
 g=examples/grading
 
-# The first wrong step. submission_kv counts K and V twice in q1: 2 × 2 × 8 ×
-# 128 × 2 B = 8,192 B a layer, × 32 = 262,144 B/token against 131,072; q2, q3,
-# q4.memory, q4.fits, q5 and q6 are computed from it: 6 answers.
-expect_match grade.kv 1 '^  first wrong step: q1\.kv_per_token is 262,144 B/token, the reference 131,072 B/token \(×2\); 6 answers depend on it$' out -- "$napkin" grade $g/reference.napkin $g/submission_kv.napkin
+# The first wrong step, as the teacher reads it (--show-expected
+# --show-reference: the reference's values beside the student's).
+# submission_kv counts K and V twice in q1: 2 × 2 × 8 × 128 × 2 B = 8,192 B a
+# layer, × 32 = 262,144 B/token against 131,072; q2, q3, q4.memory, q4.fits,
+# q5 and q6 are computed from it: 6 answers. Each of q2, q3, q4.memory, q5
+# and q6 is right from the student's own earlier answer, so earns half its
+# points: 0 + 1 + 1 + 1 + 1 (q4.fits passes) + 1 + 1.5 = 6.5 of 14.
+expect_match grade.kv 1 '^  first wrong step: q1\.kv_per_token is 262,144 B/token, the reference 131,072 B/token \(×2\); 6 answers depend on it$' out -- "$napkin" grade $g/reference.napkin $g/submission_kv.napkin --show-expected --show-reference
 expect_in grade.kv.own_steps "$tmp/out" '^  your derivation \(examples/grading/submission_kv\.napkin:16\): q1\.per_layer = 2 · 2 · given\.kv_heads'
-expect_in grade.kv.score "$tmp/out" '^score: 1 of 14 points$'
+expect_in grade.kv.carried "$tmp/out" '^  carried forward: q2\.kv_per_sequence is right by the reference.s method from your own q1\.kv_per_token, which is wrong: 1 of 2 points$'
+expect_in grade.kv.once "$tmp/out" '^  first wrong step: q1\.kv_per_token, explained under "q1 KV bytes per token"$'
+expect_in grade.kv.score "$tmp/out" '^score: 6\.5 of 14 points$'
+# The mistake is explained once: one derivation of q1.kv_per_token, not one
+# per check that depends on it.
+n=$(grep -c 'your derivation (examples/grading/submission_kv\.napkin:17)' "$tmp/out")
+if [ "$n" = 1 ]; then passes=$((passes + 1)); else
+  echo "FAIL grade.kv.explained_once: the derivation of q1.kv_per_token is shown $n times"; failures=$((failures + 1)); fi
 # No formula of the reference is shown: its q1 multiplies by given.layers
 # first, which the student's file never writes.
 if grep -q '2 · given\.layers · given\.kv_heads' "$tmp/out"; then
   echo "FAIL grade.kv.no_reference_formula: the reference's formula is shown"; failures=$((failures + 1))
 else passes=$((passes + 1)); fi
+# By default the student reads neither the reference's values nor its lines.
+expect_match grade.kv.secret 1 '^  first wrong step: q1\.kv_per_token is 262,144 B/token, not the reference.s value; 6 answers depend on it$' out -- "$napkin" grade $g/reference.napkin $g/submission_kv.napkin
+for secret in '131,072' '131_072' 'reference\.napkin:' '×2' '1 GiB' '16 GiB' '33\.24' '9\.922' '1,612' 'expected'; do
+  if grep -q -- "$secret" "$tmp/out"; then
+    echo "FAIL grade.kv.secret: the default output shows $secret"; failures=$((failures + 1))
+  else passes=$((passes + 1)); fi
+done
+# No carried-forward credit when the author says so; all of it (q1 alone
+# lost: 12 of 14) when the author gives all.
+expect_match grade.kv.no_carry 1 '^score: 1 of 14 points$' out -- "$napkin" grade $g/reference.napkin $g/submission_kv.napkin --carried-forward 0
+expect_in grade.kv.no_carry.says "$tmp/out" 'which is wrong; no credit is carried forward$'
+expect_match grade.kv.full_carry 1 '^score: 12 of 14 points$' out -- "$napkin" grade $g/reference.napkin $g/submission_kv.napkin --carried-forward 100%
+expect_match grade.carry.bad 2 'a share is a fraction from 0 to 1' err -- "$napkin" grade $g/reference.napkin $g/submission_kv.napkin --carried-forward 150%
 # submission_context: the context (a given input) changed to 4,096 token,
 # which q2, q3, q4.memory and q4.fits use; and q5 timed from the weights
 # alone (16.06 GB / 3.35 TB/s = 4.794 ms, the reference 9.922 ms), which q6 uses.
-expect_match grade.context.input 1 '^the submission changed the given input given\.context: 4,096 token, the reference 8,192 token$' out -- "$napkin" grade $g/reference.napkin $g/submission_context.napkin
+# q2, q3, q4.memory and q6 follow from the student's own values: half
+# points; q5 does not: 2 + 1 + 1 + 1 + 1 + 0 + 1.5 = 7.5 of 14.
+expect_match grade.context.input 1 '^the submission changed the given input given\.context: 4,096 token, the reference 8,192 token$' out -- "$napkin" grade $g/reference.napkin $g/submission_context.napkin --show-expected
 expect_in grade.context.first "$tmp/out" '^  first wrong step: given\.context is 4,096 token, the reference 8,192 token \(×0\.5\); 4 answers depend on it$'
 expect_in grade.context.wrote "$tmp/out" '^  you wrote given\.context = 4096 token \(examples/grading/submission_context\.napkin:9\)$'
 expect_in grade.context.second "$tmp/out" '^  first wrong step: q5\.step_time is 4\.794 ms, the reference 9\.922 ms \(×0\.4832\); 1 answer depends on it$'
-expect_in grade.context.score "$tmp/out" '^score: 3 of 14 points$'
+expect_in grade.context.score "$tmp/out" '^score: 7\.5 of 14 points$'
+expect_match grade.context.input.secret 1 '^the submission changed the given input given\.context: 4,096 token, not the value given$' out -- "$napkin" grade $g/reference.napkin $g/submission_context.napkin
 expect_match grade.broken 2 '^examples/grading/submission_broken\.napkin:16:37: error\[E0100\]' out -- "$napkin" grade $g/reference.napkin $g/submission_broken.napkin
 expect_in grade.broken.score "$tmp/out" '^score: 0 of 14 points$'
+# submission_units: one early mistake, 2^30 B taken for 1 GB in q2 (a
+# literal); q3 to q6 are right from it. Its whole feedback, worked out by
+# hand: q2 shown in the GB the student wrote, the mistake explained once,
+# half points carried forward: 2 + 0 + 1 + 1 + 1 + 1 + 1.5 = 7.5 of 14.
+cat >"$tmp/units_want" <<'WANT'
+passed: q1 KV bytes per token
+q2 KV cache per sequence: check failed: q2.kv_per_sequence is 1 GB
+  first wrong step: q2.kv_per_sequence is 1 GB, not the reference's value; 5 answers depend on it
+  you wrote q2.kv_per_sequence = 1 GB (examples/grading/submission_units.napkin:23)
+q3 KV cache of the batch: check failed: q3.kv_total is 14.9 GiB
+  carried forward: q3.kv_total is right by the reference's method from your own q2.kv_per_sequence, which is wrong: 1 of 2 points
+  first wrong step: q2.kv_per_sequence, explained under "q2 KV cache per sequence"
+q4 memory: check failed: q4.memory is 32.06 GB
+  within:   0.1%
+  carried forward: q4.memory is right by the reference's method from your own q3.kv_total, which is wrong: 1 of 2 points
+  first wrong step: q2.kv_per_sequence, explained under "q2 KV cache per sequence"
+passed: q4 fits in 80 GB
+q5 decode step: check failed: q5.step_time is 9.57 ms
+  within:   0.1%
+  carried forward: q5.step_time is right by the reference's method from your own q4.memory, which is wrong: 1 of 2 points
+  first wrong step: q2.kv_per_sequence, explained under "q2 KV cache per sequence"
+q6 throughput: check failed: q6.tokens_per_s is 1,672 token/s
+  within:   0.5%
+  carried forward: q6.tokens_per_s is right by the reference's method from your own q5.step_time, which is wrong: 1.5 of 3 points
+  first wrong step: q2.kv_per_sequence, explained under "q2 KV cache per sequence"
+score: 7.5 of 14 points
+WANT
+"$napkin" grade $g/reference.napkin $g/submission_units.napkin >"$tmp/units_got" 2>&1
+if [ $? = 1 ] && diff "$tmp/units_want" "$tmp/units_got" >"$tmp/units_diff"; then passes=$((passes + 1)); else
+  echo "FAIL grade.units.text:"; cat "$tmp/units_diff"; failures=$((failures + 1)); fi
+# With the expected values shown, the student's GB beside the checker's GiB.
+expect_match grade.units.both 1 '^  actual:   1 GB \(0\.9313 GiB\)$' out -- "$napkin" grade $g/reference.napkin $g/submission_units.napkin --show-expected
 # A reference that fails its own check is the grader's mistake, not a grade.
 printf 'scenario q1 {\n  kv_per_token = 1 B/token\n}\ncheck "q1" (2 points): q1.kv_per_token == 2 B/token\n' >"$tmp/bad_reference.napkin"
 expect_match grade.bad_reference 2 'error\[E0500\]: the reference fails its own check' err -- "$napkin" grade "$tmp/bad_reference.napkin" $g/submission_kv.napkin
@@ -96,7 +155,7 @@ expect_match restricted.measure 0 '^  bw = 1 TB/s  \[fallback: measurements are 
 # E0703 and exit 2, and the document on stdout still parses, its check errored.
 printf 'fn f(n) = if n <= 0 then 1 else f(n - 1) + f(n - 1)\nlet x = f(40)\ncheck "slow" (3 points): x > 0\n' >"$d/slow.napkin"
 expect_match timeout.check 2 '^error\[E0703\]: the run took longer than 1 s' err -- timeout 20 "$napkin" check --restricted --time-limit 1 "$d/slow.napkin" --format gradescope
-if /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["score"], d["max_score"]) == (0, 3), d; assert "E0703" in d["tests"][0]["output"]' "$tmp/out"; then
+if /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["score"], sum(t["max_score"] for t in d["tests"])) == (0, 3), d; assert "E0703" in d["tests"][0]["output"]' "$tmp/out"; then
   passes=$((passes + 1))
 else echo "FAIL timeout.document"; show_output "$tmp/out"; failures=$((failures + 1)); fi
 cp "$d/slow.napkin" "$d/slow_submission.napkin"
