@@ -1,9 +1,14 @@
 // `napkin quick`: the serving report for a catalog model on a catalog GPU.
 // It writes one line of napkin, `scenario quick = serving with { ... }`,
 // and evaluates it, so every figure comes from std/serving's formulas.
+// With --config, the model is a Hugging Face config.json read through
+// std/hf: `model NAME = from_hf_config(import_json("FILE"))`.
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
+
+#include "grammar/printer.hpp"
 
 #include "interpreter/core/did_you_mean.hpp"
 #include "interpreter/core/suggest.hpp"
@@ -36,6 +41,21 @@ void require_known(const std::string& what, const std::string& name, const std::
 
 std::string number(double v) { return fmt::format("{}", v); }
 
+// The name --config's model goes by: the file's name, or its folder's for a
+// file named config.json (a checkpoint's folder is the model's name), as a
+// napkin name ("Llama-3.1-8B" -> Llama_3_1_8B).
+std::string config_model_name(const std::string& path) {
+  const std::filesystem::path p(path);
+  std::string stem = p.stem().string();
+  if (stem == "config" && p.has_parent_path()) stem = p.parent_path().filename().string();
+  std::string name;
+  for (char c : stem) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) || name[0] == '_') name = "model_" + name;
+  // Not a name the scenario's line itself uses.
+  if (name == "serving" || name == "from_hf_config" || name == "import_json") name += "_model";
+  return name;
+}
+
 const FieldReport* find_field(const Section& s, const std::string& name) {
   for (const auto& f : s.fields)
     if (f.name == name) return &f;
@@ -56,7 +76,7 @@ std::string does_not_fit(Interpreter& in, const Section& s, const QuickArgs& a) 
     if (const auto& idx = gpu->value.rec->index(); idx.count("memory_capacity"))
       holds = fmt::format(", and one {} holds {}", a.gpu, in.show(in.field(gpu->value.rec, idx.at("memory_capacity"), Span{})));
   return fmt::format("does not fit: {} at batch {} and context {} needs {}{}; the figures above are for memory it does not have",
-                     a.model, number(a.batch), number(a.context), in.show(needed->value), holds);
+                     a.config.empty() ? a.model : a.config, number(a.batch), number(a.context), in.show(needed->value), holds);
 }
 
 // The options are checked here, before they become napkin source: a NaN
@@ -82,18 +102,34 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
     // Not merely above 0: an mfu of 1e-320% divides prefill's FLOPs into a
     // time that is not finite, an error inside std/ instead of about --mfu.
     require_range("--mfu", a.mfu, kMinMfu, 100, false, "a percentage from 0.0001 to 100");
-    require_known("model", a.model, catalog(in, "models", "model"));
+    if (a.model.empty() == a.config.empty()) {
+      Diagnostic d;
+      d.code = codes::usage;
+      d.message = a.model.empty() ? "napkin quick needs a model: --model NAME or --config FILE"
+                                  : "napkin quick takes --model or --config, not both";
+      d.help = "--model names a catalog model (std/models); --config reads a Hugging Face config.json";
+      throw Error(std::move(d));
+    }
+    if (a.config.empty()) require_known("model", a.model, catalog(in, "models", "model"));
     require_known("GPU", a.gpu, catalog(in, "hardware", "hardware"));
-    std::string fields = fmt::format("model = {}, gpu = {}, batch = {}, context = {} token", a.model, a.gpu,
+    const std::string model = a.config.empty() ? a.model : config_model_name(a.config);
+    std::string fields = fmt::format("model = {}, gpu = {}, batch = {}, context = {} token", model, a.gpu,
                                      number(a.batch), number(a.context));
     if (a.prompt) fields += fmt::format(", prompt = {} token", number(*a.prompt));
     fields += fmt::format(", price = {} USD/hour, mfu = {}%", number(a.price), number(a.mfu));
+    const std::string read =
+        a.config.empty() ? ""
+                         : fmt::format("import \"std/hf\"\nmodel {} = from_hf_config(import_json({}))\n", model,
+                                       quote_string(a.config));
     const std::string source = fmt::format(
-        "import \"std/models\"\nimport \"std/hardware\"\nimport \"std/serving\"\n"
+        "import \"std/models\"\nimport \"std/hardware\"\nimport \"std/serving\"\n{}"
         "scenario quick = serving with {{ {} }}\n",
-        fields);
+        read, fields);
     Module* m = in.load_source("<quick>", source, "");
     Report r = build_report(in, m, false);
+    // The report is the scenario's, as for a catalog model; the model's own
+    // figures are what `napkin run` shows of a file that reads it.
+    if (!a.config.empty() && r.sections.size() > 1) r.sections.erase(r.sections.begin(), r.sections.end() - 1);
     Result res;
     const std::string unfit = r.sections.empty() ? "" : does_not_fit(in, r.sections.back(), a);
     res.out = a.format == "json" ? report_json(in, r) : report_text(in, r, TextOptions{a.steps});

@@ -89,6 +89,7 @@ struct SweepArgs {
 
 struct QuickArgs {
   std::string model;
+  std::string config;  // a Hugging Face config.json, read through std/hf, instead of --model
   std::string gpu;
   double batch = 1;
   double context = 2048;

@@ -225,7 +225,8 @@ int main(int argc, char** argv) {
   QuickArgs quick;
   auto* quick_cmd = app.add_subcommand(
       "quick", "the standard serving report for a catalog model on a catalog GPU (std/serving's `serving`)");
-  quick_cmd->add_option("--model", quick.model, "a model from std/models, e.g. llama3_8b")->required();
+  quick_cmd->add_option("--model", quick.model, "a model from std/models, e.g. llama3_8b");
+  quick_cmd->add_option("--config", quick.config, "a Hugging Face config.json instead of --model (std/hf reads it)");
   quick_cmd->add_option("--gpu", quick.gpu, "a GPU from std/hardware, e.g. h100_sxm")->required();
   quick_cmd->add_option("--batch", quick.batch, "sequences decoded together (default 1)");
   quick_cmd->add_option("--context", quick.context, "tokens held per sequence (default 2048)");
