@@ -10,7 +10,7 @@
 namespace napkin::cli {
 
 inline const std::vector<std::string> kReportFormats{"text", "json", "toml", "markdown", "latex"};
-inline const std::vector<std::string> kStepDepths{"short", "one", "flat"};
+inline const std::vector<std::string> kStepDepths{"short", "one", "factors", "flat", "all"};
 inline const std::vector<std::string> kCheckDisplays{"list", "beside", "none"};
 inline const std::vector<std::string> kBriefLevels{"lines", "values"};
 

@@ -14,7 +14,9 @@ std::optional<StepDepth> step_depth(const std::string& steps) {
   if (steps.empty()) return std::nullopt;
   if (steps == "short") return StepDepth::Short;
   if (steps == "flat") return StepDepth::Flat;
-  return StepDepth::One;
+  if (steps == "one") return StepDepth::One;
+  if (steps == "all") return StepDepth::All;
+  return StepDepth::Factors;
 }
 
 CheckDisplay check_display(const std::string& checks) {

@@ -105,11 +105,14 @@ int main(int argc, char** argv) {
   auto* run_cmd = app.add_subcommand("run", "evaluate a file: every field of every record, its lets and its checks");
   run_cmd->add_option("file", run.file, "a .napkin file")->required();
   run_cmd
-      ->add_flag("--steps{one}", run.steps,
-                 "a solution sheet: each answer's formula, the formula with its numbers, and the result; "
+      ->add_flag("--steps{factors}", run.steps,
+                 "a solution sheet: each answer's formula, the formula with its numbers, and the result, "
+                 "specialised to the file's inputs; "
                  "--steps=short as written (an answer that names another value shows only its name), "
-                 "--steps=one (the default) opens such a name or call into the formula behind it, "
-                 "--steps=flat inlines it all on one line")
+                 "--steps=one opens such a name or call into the formula behind it, "
+                 "--steps=factors (the default) opens it further into the product of named factors, "
+                 "--steps=flat inlines it all on one line, "
+                 "--steps=all is `one` with the library's general formula (every zero term and branch)")
       ->check(CLI::IsMember(kStepDepths));
   run_cmd->add_option("--format", run.format, "text (default), json, toml, markdown or latex")
       ->check(CLI::IsMember(kReportFormats));

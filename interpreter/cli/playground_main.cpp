@@ -125,7 +125,7 @@ Result run_command(const std::vector<std::string>& args, Common& common, std::st
   options.push_back({"--format", Option::Takes::Value,
                      [&run](const std::string& v) { return choose(run.format, v, "--format", page_formats()); }});
   options.push_back({"--steps", Option::Takes::OptionalValue, [&run](const std::string& v) {
-                       if (v.empty()) return (run.steps = "one", std::string());
+                       if (v.empty()) return (run.steps = "factors", std::string());
                        return choose(run.steps, v, "--steps", kStepDepths);
                      }});
   options.push_back({"--checks", Option::Takes::Value,

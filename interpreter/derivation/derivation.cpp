@@ -1,5 +1,7 @@
 #include "derivation.hpp"
 
+#include "specialise.hpp"
+
 namespace napkin {
 
 bool is_literal(const ast::Expr& e) {
@@ -33,15 +35,31 @@ const TraceEntry* entry_of(const Trace& trace, const ast::Expr& node) {
   return nullptr;
 }
 
+std::vector<CallStep> specialised_call_steps(const Interpreter& in, const ast::Expr& shown_in, const Trace& trace) {
+  const auto shown = shown_calls(in, shown_in, trace);
+  std::vector<CallStep> out;
+  for (const auto& e : trace.entries) {
+    if (!e.call || !e.call->decl || !shown.count(e.node)) continue;
+    CallStep step;
+    step.label = e.call->name + "(";
+    for (std::size_t i = 0; i < e.call->decl->params.size(); ++i)
+      step.label += (i ? ", " : "") + e.call->decl->params[i].name;
+    step.label += ")";
+    step.derivation = std::make_shared<const Derivation>(derive(in, *e.call->decl->value, e.call->trace, e.value, 0, true));
+    out.push_back(std::move(step));
+  }
+  return out;
+}
+
 Derivation derive(const Interpreter& in, const ast::Expr& formula, const Trace& trace, const Value& result,
-                  int digits) {
+                  int digits, bool specialise) {
   Derivation d;
   d.result = value_term(in, result, digits);
   if (result.note) d.note = *result.note;
   d.input = is_literal(formula);
   d.record = result.kind == Value::Kind::Record && formula.kind == ast::ExprKind::With;
   if (formula.span.file) d.origin = formula.span.where_line();
-  d.formula = term_of(formula);
+  d.formula = specialise ? term_of(formula, specialising(in, trace, {})) : term_of(formula);
   const ast::Expr* root_call = &formula;
   while (root_call->kind == ast::ExprKind::Convert) root_call = root_call->items[0].get();
   if (root_call->kind != ast::ExprKind::Call) root_call = nullptr;
@@ -69,7 +87,7 @@ Derivation derive(const Interpreter& in, const ast::Expr& formula, const Trace& 
       return noted(std::move(t), *it->value.note);
     return t;
   };
-  d.substituted = term_of(formula, sub);
+  d.substituted = specialise ? term_of(formula, specialising(in, trace, sub)) : term_of(formula, sub);
   return d;
 }
 

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "derivation.hpp"
+#include "specialise.hpp"
 
 namespace napkin {
 namespace {
@@ -40,6 +41,7 @@ using ast::ExprPtr;
 struct Leaf {
   std::optional<Shown> number;
   Term term;
+  std::optional<Term> name;  // in factor lines, what the names line shows
   Term shown() const { return number ? shown_term(*number) : term; }
 };
 
@@ -60,6 +62,52 @@ struct Flattener {
   };
   std::vector<Frame> frames;
   int current = -1;
+  // Factor lines: leaves keep their names, and a name whose formula is a
+  // sum opens only while the sum has at most `sum_leaves` leaves.
+  bool named = false;
+  std::size_t sum_leaves = 16;     // a sum that is a term of the line's own sum
+  std::size_t nested_leaves = 4;   // a sum inside a product or a call: `(head_dim + v_head_dim)`
+  int in_product = 0;
+  // The file the answer is written in: a value it defines there is a step
+  // of its own, and stays a name.
+  const SourceFile* home = nullptr;
+  int home_leaves = 0;                  // the file's own values left as names so far
+  bool in_home = false;                 // opening one of them
+  std::size_t home_opened_leaves = 8;   // the most leaves one of them opens into
+  std::vector<CallStep> calls;  // factor lines: the user functions left unopened
+
+  // How a name reads in the names line: `m.kv_heads` inside a function of m
+  // is the model's `kv_heads`.
+  Term name_of(const Expr& e) const {
+    Term t = term_of(e);
+    if (current < 0 || t.tokens.size() != 1 || t.tokens[0].kind != Token::Kind::Name) return t;
+    std::string& s = t.tokens[0].text;
+    for (const auto& p : frames[current].decl->params)
+      if (s.size() > p.name.size() + 1 && s.compare(0, p.name.size() + 1, p.name + ".") == 0) {
+        s.erase(0, p.name.size() + 1);
+        break;
+      }
+    return t;
+  }
+
+  std::size_t leaf_count(const Expr& e) const {
+    if (leaves.count(&e)) return 1;
+    std::size_t n = 0;
+    for (const auto& c : e.items) n += leaf_count(*c);
+    return n;
+  }
+  // In factor lines, a sum too long to read as one step stays its name.
+  ExprPtr open_factor(const Expr& f, const Trace& t) {
+    const std::size_t had = calls.size();
+    ExprPtr out = open(f, t);
+    if (!named || !out || out->kind != ExprKind::Binary ||
+        (out->op != ast::BinOp::Add && out->op != ast::BinOp::Sub) ||
+        leaf_count(*out) <= (in_product ? nested_leaves : sum_leaves))
+      return out;
+    dropped.push_back(std::move(out));
+    calls.resize(had);
+    return nullptr;
+  }
 
   ExprPtr leaf(const Expr& at, Leaf t, std::optional<double> v = std::nullopt) {
     auto n = std::make_unique<Expr>(ExprKind::Name, at.span);
@@ -117,17 +165,20 @@ struct Flattener {
   }
 
   ExprPtr value_leaf(const Expr& at, const Value& v) {
-    Leaf t = v.kind == Value::Kind::Quantity ? per_unit(exact(v)) : Leaf{{}, value_term(in, v)};
+    // Factor lines are read, not typed back: values as the sheet shows them.
+    Leaf t = v.kind == Value::Kind::Quantity ? per_unit(named ? shown_value(in, v) : exact(v)) : Leaf{{}, value_term(in, v)};
     if (v.note && v.note->rfind("measured", 0) == 0) t = {{}, noted(t.shown(), "measured")};
+    if (named && at.kind != ExprKind::Measure && at.kind != ExprKind::Number) t.name = name_of(at);
     return leaf(at, std::move(t), v.kind == Value::Kind::Quantity ? std::optional<double>(v.q.v) : std::nullopt);
   }
 
   // The new tree's nodes as terms: each leaf as what it stands for.
-  TermOptions printing() const {
+  TermOptions printing(bool names = false) const {
     TermOptions o;
-    o.substitute = [this](const Expr& node) -> std::optional<Term> {
+    o.substitute = [this, names](const Expr& node) -> std::optional<Term> {
       auto it = leaves.find(&node);
-      return it == leaves.end() ? std::nullopt : std::optional<Term>(it->second.shown());
+      if (it == leaves.end()) return std::nullopt;
+      return names && it->second.name ? *it->second.name : it->second.shown();
     };
     return o;
   }
@@ -215,6 +266,11 @@ struct Flattener {
   }
 
   ExprPtr build(const Expr& e, const Trace& t) {
+    // Factor lines are specialised (specialise.hpp): a folded term is not
+    // built at all, so no call inside it is listed. The flat line keeps its
+    // unit helpers' bodies, so that it reads back to its unit.
+    if (named)
+      if (const Expr* s = specialised(in, e, t)) return build(*s, t);
     switch (e.kind) {
       case ExprKind::Name:
       case ExprKind::Member:
@@ -292,16 +348,37 @@ struct Flattener {
         frames.push_back(std::move(fr));
         const int saved = current;
         current = static_cast<int>(frames.size()) - 1;
-        ExprPtr body = open(*decl.value, te->call->trace);
+        ExprPtr body = open_factor(*decl.value, te->call->trace);
         current = saved;
         if (body) return body;
+        if (named) {
+          // Named as called, its arguments as the line names them.
+          auto c = std::make_unique<Expr>(ExprKind::Call, e.span);
+          c->arg_names = e.arg_names;
+          c->items.push_back(as_written(*e.items[0]));
+          for (std::size_t i = 1; i < e.items.size(); ++i) c->items.push_back(build(*e.items[i], t));
+          Term name = term_of(*c, printing(true));
+          dropped.push_back(std::move(c));
+          CallStep step;  // opened one level below the line, as `where`
+          step.label = te->call->name + "(";
+          for (std::size_t i = 0; i < decl.params.size(); ++i) step.label += (i ? ", " : "") + decl.params[i].name;
+          step.label += ")";
+          step.derivation =
+              std::make_shared<const Derivation>(derive(in, *decl.value, te->call->trace, te->value, 0, true));
+          calls.push_back(std::move(step));
+          ExprPtr out = value_leaf(e, te->value);
+          leaves[out.get()].name = std::move(name);
+          return out;
+        }
         return value_leaf(e, te->value);
       }
       // A builtin keeps its call, with its arguments inlined.
       auto n = std::make_unique<Expr>(ExprKind::Call, e.span);
       n->arg_names = e.arg_names;
       n->items.push_back(as_written(*e.items[0]));
+      ++in_product;
       for (std::size_t i = 1; i < e.items.size(); ++i) n->items.push_back(build(*e.items[i], t));
+      --in_product;
       if (te->value.kind == Value::Kind::Quantity) values[n.get()] = te->value.q.v;
       return n;
     }
@@ -326,15 +403,40 @@ struct Flattener {
       formula = te->binding->stmt->value.get();
       inner = &te->binding->state.trace;
     }
+    // Factor lines: `d = drill.d_model` is `d`, the name the formula uses.
+    if (named && formula && (formula->kind == ExprKind::Name || formula->kind == ExprKind::Member))
+      return value_leaf(e, te->value);
+    // A value the answer's own file defines is a step of the sheet: it opens
+    // only into a short product of what the file was given (`weight_read_time`
+    // into `params · dtype.bytes_per_param / gpu.memory_bandwidth`), never
+    // into another of the sheet's steps.
+    if (named && formula && formula->span.file == home && !is_literal(*formula)) {
+      const int before = home_leaves;
+      const std::size_t had = calls.size();
+      ExprPtr body;
+      if (!in_home) {
+        in_home = true;
+        body = open_factor(*formula, *inner);
+        in_home = false;
+      }
+      if (body && home_leaves == before && leaf_count(*body) <= home_opened_leaves) return body;
+      if (body) dropped.push_back(std::move(body));
+      calls.resize(had);
+      home_leaves = before + 1;
+      return value_leaf(e, te->value);
+    }
     if (formula && !is_literal(*formula))
-      if (ExprPtr body = open(*formula, *inner)) return body;
+      if (ExprPtr body = open_factor(*formula, *inner)) return body;
     if (formula && te->value.samples) return range_leaf(e, *formula);
     return value_leaf(e, te->value);  // an input, a literal, or a function's parameter
   }
 
   ExprPtr binary(const Expr& e, const Trace& t) {
+    const bool product = e.op != ast::BinOp::Add && e.op != ast::BinOp::Sub;
+    in_product += product;
     ExprPtr l = build(*e.items[0], t);
     ExprPtr r = build(*e.items[1], t);
+    in_product -= product;
     const auto lv = value_of(l.get()), rv = value_of(r.get());
     using ast::BinOp;
     // Unit bookkeeping and empty terms, left out of the one-line form. The
@@ -345,11 +447,16 @@ struct Flattener {
     };
     if ((e.op == BinOp::Mul || e.op == BinOp::Div) && plain_one(*r)) return keep(r, l);
     if (e.op == BinOp::Mul && plain_one(*l)) return keep(l, r);
+    // Factor lines: `· 1 param` says only the unit the result line says, as
+    // a course writes `3 · 4,096 · 1,536 = 18,874,368 param`.
+    if (named && (e.op == BinOp::Mul || e.op == BinOp::Div) && unit_one(*r)) return keep(r, l);
+    if (named && e.op == BinOp::Mul && unit_one(*l)) return keep(l, r);
     // `· 1 token` and `/ 1 token`: the unit goes onto the number beside it.
     if ((e.op == BinOp::Mul || e.op == BinOp::Div) && unit_one(*r) &&
         attach(*l, leaves.at(r.get()).number->unit, e.op == BinOp::Mul ? 1 : -1, 1))
       return keep(r, l);
     if (e.op == BinOp::Mul && unit_one(*l) && attach(*r, leaves.at(l.get()).number->unit, 1, 0)) return keep(l, r);
+
     if ((e.op == BinOp::Add || e.op == BinOp::Sub) && rv == 0.0) return keep(r, l);
     if (e.op == BinOp::Add && lv == 0.0) return keep(l, r);
     auto n = std::make_unique<Expr>(ExprKind::Binary, e.span);
@@ -382,6 +489,21 @@ Term flat_formula(const Interpreter& in, const ast::Expr& formula, const Trace& 
   while (root->kind == ExprKind::Convert) root = root->items[0].get();
   ExprPtr tree = f.build(*root, trace);
   return term_of(*tree, f.printing());
+}
+
+FactorLines factor_lines(const Interpreter& in, const ast::Expr& formula, const Trace& trace,
+                         const SourceFile* home) {
+  Flattener f{in, {}, {}, {}};
+  f.named = true;
+  f.home = home;
+  const ast::Expr* root = &formula;
+  while (root->kind == ExprKind::Convert) root = root->items[0].get();
+  ExprPtr tree = f.build(*root, trace);
+  FactorLines out;
+  out.names = term_of(*tree, f.printing(true));
+  out.numbers = term_of(*tree, f.printing(false));
+  out.calls = std::move(f.calls);
+  return out;
 }
 
 }  // namespace napkin

@@ -5,6 +5,7 @@
 // named value's own formula, or the function's body with the arguments
 // bound, each with its numbers, through any chain of such names.
 #include "derivation.hpp"
+#include "specialise.hpp"
 
 #include <algorithm>
 
@@ -65,31 +66,51 @@ std::vector<CallStep> distinct(std::vector<CallStep> calls) {
   return calls;
 }
 
-Derivation one_level(const Interpreter& in, const Expr& formula, const Trace& trace, const Value& result) {
-  Place at{&formula, &trace};
-  std::vector<std::string> units;  // conversions met on the way, outermost first
+// The calls a derivation of `formula` shows under it: specialised, only those
+// its specialised formula still shows.
+std::vector<CallStep> calls_of(const Interpreter& in, const Expr& formula, const Trace& trace, bool specialise) {
+  return distinct(specialise ? specialised_call_steps(in, formula, trace) : call_steps(in, trace));
+}
+
+// Where the chain of names and calls that `formula` starts ends: the
+// formula that makes the number, with the conversions met on the way.
+struct Chain {
+  Place at;
+  std::vector<std::string> units;  // outermost first
   bool call = false, moved = false;
+};
+Chain follow(const Expr& formula, const Trace& trace) {
+  Chain c{{&formula, &trace}, {}, false, false};
   // A chain of names is finite (a cycle is an evaluation error), but a
   // generated file may make it long: past the bound the sheet stops opening.
   for (int hop = 0; hop < 256; ++hop) {
-    const Expr* e = at.formula;
+    const Expr* e = c.at.formula;
     std::vector<std::string> here;
     while (e->kind == ExprKind::Convert && e->unit) {
       here.push_back(e->unit->text);
       e = e->items[0].get();
     }
-    const auto next = opened(*e, *at.trace, call);
+    const auto next = opened(*e, *c.at.trace, c.call);
     if (!next) break;
-    units.insert(units.end(), here.begin(), here.end());
-    at = *next;
-    moved = true;
+    c.units.insert(c.units.end(), here.begin(), here.end());
+    c.at = *next;
+    c.moved = true;
   }
+  return c;
+}
+
+Derivation one_level(const Interpreter& in, const Expr& formula, const Trace& trace, const Value& result,
+                     bool specialise) {
+  const Chain c = follow(formula, trace);
+  const Place at = c.at;
+  const auto& units = c.units;
+  const bool call = c.call, moved = c.moved;
   if (!moved) {
-    Derivation d = derive(in, formula, trace, result);
-    d.calls = distinct(call_steps(in, trace));
+    Derivation d = derive(in, formula, trace, result, 0, specialise);
+    d.calls = calls_of(in, formula, trace, specialise);
     return d;
   }
-  Derivation d = derive(in, *at.formula, *at.trace, result);
+  Derivation d = derive(in, *at.formula, *at.trace, result, 0, specialise);
   Term f = *d.formula, s = *d.substituted;
   for (auto u = units.rbegin(); u != units.rend(); ++u) {
     f = converted(std::move(f), *u);
@@ -99,9 +120,36 @@ Derivation one_level(const Interpreter& in, const Expr& formula, const Trace& tr
   d.substituted = std::move(s);
   // A call's arguments are not in its body: the call as written says them.
   // A name is only another name for the formula below, so it is left out.
-  if (call) d.written = term_of(formula);
+  if (call) d.written = specialise ? term_of(formula, specialising(in, trace, {})) : term_of(formula);
   if (formula.span.file) d.origin = formula.span.where_line();
-  d.calls = distinct(call_steps(in, *at.trace));
+  d.calls = calls_of(in, *at.formula, *at.trace, specialise);
+  return d;
+}
+
+// The chain followed as at One, then its formula's factors opened, named
+// and then in numbers.
+Derivation factors(const Interpreter& in, const Expr& formula, const Trace& trace, const Value& result) {
+  Derivation d = one_level(in, formula, trace, result, true);
+  if (d.input || d.record) return d;
+  const Chain c = follow(formula, trace);
+  FactorLines f = factor_lines(in, *c.at.formula, *c.at.trace, formula.span.file);
+  if (f.names.empty()) return d;
+  // The answer as written, where the names below are another formula's: a
+  // call (its arguments), or a name of a value made elsewhere.
+  if (c.call) d.written = term_of(formula, specialising(in, trace, {}));
+  else if (!c.moved) d.written = d.formula;
+  // The conversions on the way (`-> GiB`), as at One.
+  std::vector<std::string> units = c.units;
+  for (const Expr* e = c.at.formula; e->kind == ExprKind::Convert && e->unit; e = e->items[0].get())
+    units.push_back(e->unit->text);
+  for (auto u = units.rbegin(); u != units.rend(); ++u) {
+    f.names = converted(std::move(f.names), *u);
+    f.numbers = converted(std::move(f.numbers), *u);
+  }
+  if (text(d.written) == text(f.names)) d.written = SharedTerm{};
+  d.formula = std::move(f.names);
+  d.substituted = std::move(f.numbers);
+  d.calls = distinct(std::move(f.calls));
   return d;
 }
 
@@ -109,13 +157,15 @@ Derivation one_level(const Interpreter& in, const Expr& formula, const Trace& tr
 
 Derivation solution_steps(const Interpreter& in, const Expr& formula, const Trace& trace, const Value& result,
                           StepDepth depth) {
-  if (depth == StepDepth::One) return one_level(in, formula, trace, result);
-  Derivation d = derive(in, formula, trace, result);
+  if (depth == StepDepth::All) return one_level(in, formula, trace, result, false);
+  if (depth == StepDepth::One) return one_level(in, formula, trace, result, true);
+  if (depth == StepDepth::Factors) return factors(in, formula, trace, result);
+  Derivation d = derive(in, formula, trace, result, 0, true);
   if (depth == StepDepth::Flat) {
     if (!d.input && !d.record) d.substituted = flat_formula(in, formula, trace);
     return d;
   }
-  d.calls = call_steps(in, trace);
+  d.calls = calls_of(in, formula, trace, true);
   return d;
 }
 

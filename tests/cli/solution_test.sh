@@ -13,8 +13,29 @@ napkin=$1
 . "$(dirname "$0")/../lib/expect.sh"
 exercise=examples/exercise1_size_a_model.napkin
 
-# ---- every answer shows its formula with its numbers ---------------------------
-"$napkin" run "$exercise" --steps --format markdown >"$tmp/sheet.md" 2>"$tmp/err"
+# ---- the default: the product of named factors, then numbers -------------------
+# Worked by hand (header): q_proj = 6,144 · 48 · 128, kv_proj = 6,144 · 8 ·
+# (128 + 128), ffn = 3 · 6,144 · 16,384 (SwiGLU's three matrices), KV per
+# token = 2 · 48 · 8 · 128 · 2 B = 196,608 B = 192 KiB, decode at batch 1 =
+# 1 token / (19,509,805,056 · 2 B / 5.3 TB/s) = 135.8 token/s.
+"$napkin" run "$exercise" --steps --format markdown >"$tmp/factors.md" 2>"$tmp/err"
+expect_in factors.q_proj "$tmp/factors.md" '^- `q_proj` = `d_model · heads · head_dim` = `6,144 · 48 · 128` = \*\*37,748,736 param\*\*$'
+expect_in factors.kv_proj "$tmp/factors.md" '^- `kv_proj` = `d_model · kv_heads · \(head_dim \+ v_head_dim\)` = `6,144 · 8 · \(128 \+ 128\)` = \*\*12,582,912 param\*\*$'
+expect_in factors.ffn "$tmp/factors.md" '^- `ffn` = `matrices · d_model · d_ffn` = `3 · 6,144 · 16,384` = \*\*301,989,888 param\*\*$'
+expect_in factors.kv_per_token "$tmp/factors.md" '^- `per_token` = `layers · 2 · kv_heads · head_dim · kv_dtype\.bytes_per_value -> KiB/token` = `48 · 2 · 8 · 128 · 2 B/value -> KiB/token` = \*\*192 KiB/token\*\*$'
+expect_in factors.decode "$tmp/factors.md" '^- `tokens_per_s` = `1 token / weight_read_time` = `1 token / \(params · dtype\.bytes_per_param / gpu\.memory_bandwidth\)` = `1 token / \(19,509,805,056 param · 2 B/param / \(5\.3 TB/s\)\)` = \*\*135\.8 token/s\*\*$'
+# A step the file itself defines stays a name elsewhere (kv_slowdown does not re-derive both rates).
+expect_in factors.own_steps "$tmp/factors.md" '^- `kv_slowdown` = `1 - tokens_per_s_with_kv / tokens_per_s -> %` = `1 - 130\.4 token/s / \(135\.8 token/s\) -> %`'
+# --steps=one, specialised: a layer is its attention and its MLP, without
+# the norms this model has none of; the total without position tables and biases.
+"$napkin" run "$exercise" --steps=one --format markdown >"$tmp/one.md" 2>/dev/null
+expect_in one.layer "$tmp/one.md" '^- `layer` = `attention_params \+ mlp_params` = `88,080,384 param \+ 301,989,888 param` = \*\*390,070,272 param\*\*$'
+expect_in one.total "$tmp/one.md" '^- `total` = `block_params \+ embedding_params \+ stored_lm_head_params` = `18,723,373,056 param \+ 393,216,000 param \+ 393,216,000 param` = \*\*19,509,805,056 param\*\*$'
+# token_count(context) is context: the where line is 48 · 8,192, not 48 · 8,192 + 0 · min(8,192, 0).
+expect_in one.no_unit_helper "$tmp/one.md" '^  - where `attended_positions\(m, context\)` = `m\.full_attention_layers · context` = `48 · 8,192 token` = \*\*393,216\*\*$'
+
+# ---- --steps=all: the library's general formula, every term -----------------------
+"$napkin" run "$exercise" --steps=all --format markdown >"$tmp/sheet.md" 2>"$tmp/err"
 expect_in md.d_head "$tmp/sheet.md" '^- `d_head` = `d_model / heads` = `6,144 / 48` = \*\*128\*\*$'
 expect_in md.total_sum "$tmp/sheet.md" '^- `total` = `block_params \+ embedding_params \+ position_params \+ stored_lm_head_params'
 expect_in md.total_numbers "$tmp/sheet.md" '`18,723,373,056 param \+ 393,216,000 param \+ 0 param \+ 393,216,000 param \+ 0 param \+ 0 param` = \*\*19,509,805,056 param\*\*$'
@@ -45,13 +66,13 @@ if cmp -s "$tmp/plain.md" "$tmp/sheet.md"; then
   echo "FAIL md.steps_changes: --steps leaves the Markdown as it was"; failures=$((failures + 1))
 else passes=$((passes + 1)); fi
 
-"$napkin" run "$exercise" --steps --format latex >"$tmp/sheet.tex" 2>/dev/null
+"$napkin" run "$exercise" --steps=one --format latex >"$tmp/sheet.tex" 2>/dev/null
 expect_in tex.d_head "$tmp/sheet.tex" '^\\text\{d\\_head\} &= \\text\{d\\_model\} / \\text\{heads\} \\\\$'
 expect_in tex.d_head_numbers "$tmp/sheet.tex" '^  &= 6\{,\}144 / 48 \\\\$'
 expect_in tex.total "$tmp/sheet.tex" '18\{,\}723\{,\}373\{,\}056\\,\\mathrm\{param\} \+ 393\{,\}216\{,\}000\\,\\mathrm\{param\}'
 expect_in tex.where "$tmp/sheet.tex" 'where forward\\_flops\(params, tokens\)'
 
-"$napkin" run "$exercise" --steps --format text >"$tmp/sheet.txt" 2>/dev/null
+"$napkin" run "$exercise" --steps=one --format text >"$tmp/sheet.txt" 2>/dev/null
 expect_in text.d_head "$tmp/sheet.txt" '^  d_head = d_model / heads$'
 "$napkin" run "$exercise" --steps=short >"$tmp/short.txt" 2>/dev/null
 expect_in short.d_head "$tmp/short.txt" '^  d_head = drill\.head_dim$'
@@ -59,7 +80,7 @@ expect_in short.d_head "$tmp/short.txt" '^  d_head = drill\.head_dim$'
 # The flat form is explain --flat's line: everything inlined (here the layer's four matrices).
 expect_in flat.layer "$tmp/flat.txt" '^        = 6,144 · 48 · 128.* \+ 3 · 6,144 · 16,384'
 
-"$napkin" run "$exercise" --steps --format json >"$tmp/sheet.json" 2>/dev/null
+"$napkin" run "$exercise" --steps=one --format json >"$tmp/sheet.json" 2>/dev/null
 /usr/bin/python3 - "$tmp/sheet.json" <<'EOF' && passes=$((passes + 1)) || failures=$((failures + 1))
 import json, sys
 v = json.load(open(sys.argv[1]))["values"]
