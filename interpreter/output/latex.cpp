@@ -10,7 +10,6 @@
 #include "latex_math.hpp"
 #include "output.hpp"
 #include "prose.hpp"
-#include "section_title.hpp"
 #include "solve_output.hpp"
 
 namespace napkin {
@@ -212,14 +211,13 @@ std::string checks_latex(const Interpreter& in, const std::vector<CheckResult>& 
   return out + "\n";
 }
 
-// Its title from the comment above it, as the handout heads it (section_title.hpp).
 std::string heading(const Section& s) {
-  const SectionTitle t = section_title(s.doc);
-  const std::string name = fmt::format("\\texttt{{{}}}", latex_text(s.name));
-  std::string h = "\\section*{" + (t.title.empty() ? name : prose_latex(t.title) + " (" + name + ")") + "}\n";
+  std::string h = fmt::format("\\section*{{{} \\texttt{{{}}}", latex_text(s.kind), latex_text(s.name));
+  if (!s.base.empty() && s.origin.empty()) h += fmt::format(" extends \\texttt{{{}}}", latex_text(s.base));
+  h += "}\n";
   if (s.origin_expr)
     h += fmt::format("\\[ \\text{{{}}} = {} \\]\n", latex_text(s.name), latex_math(term_of(*s.origin_expr, {false, {}})));
-  if (!t.rest.empty()) h += prose_latex(t.rest) + "\n\n";  // the file's own words above it: a drill's question
+  if (!s.doc.empty()) h += prose_latex(s.doc) + "\n\n";  // the file's own words above it: a drill's question
   return h;
 }
 
