@@ -56,12 +56,16 @@ namespace {
 // A comment line as prose: the markers and the one space after them
 // dropped; a rule (only `#`, `-`, `=` and blanks) is ""; a heading between
 // rules (`# ---- the spec ----`) is its words.
-std::string line_text(std::string_view line) {
+// `heading` says it was such a heading: a paragraph of its own, so that it
+// never runs into the sentence below it.
+std::string line_text(std::string_view line, bool& heading) {
   line.remove_prefix(std::min(line.size(), line.find_first_not_of('#')));
   if (!line.empty() && line[0] == ' ') line.remove_prefix(1);
   constexpr std::string_view rule = "-=# \t";
+  heading = false;
   if (line.find_first_not_of(rule) == std::string_view::npos) return {};
   if (line.substr(0, 2) == "--" || line.substr(0, 2) == "==") {
+    heading = true;
     line.remove_prefix(line.find_first_not_of(rule));
     line.remove_suffix(line.size() - 1 - line.find_last_not_of(rule));
   }
@@ -73,11 +77,16 @@ CommentBlock block_of(const std::vector<const Comment*>& lines) {
   if (lines.empty()) return b;
   b.begin = lines.front()->begin;
   std::vector<std::string> out;
-  for (const Comment* c : lines) out.push_back(line_text(c->text));
+  for (const Comment* c : lines) {
+    bool heading = false;
+    out.push_back(line_text(c->text, heading));
+    if (heading) out.emplace_back();
+  }
   while (!out.empty() && out.back().empty()) out.pop_back();
   std::size_t first = 0;
   while (first < out.size() && out[first].empty()) ++first;
   for (std::size_t i = first; i < out.size(); ++i) {
+    if (i > first && out[i].empty() && out[i - 1].empty()) continue;  // one empty line between paragraphs
     if (i > first) b.text += '\n';
     b.text += out[i];
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -24,8 +25,9 @@ std::string comment_text(const std::string& c) {
 }
 
 // A rule drawn with dashes, `---- 1. Parameters ------`, is its words; a
-// line that is only a rule is no words at all.
-std::string undecorated(std::string s) {
+// line that is only a rule is no words at all. `ruled` says whether there
+// was a rule: such a line is a heading, a paragraph of its own.
+std::string undecorated(std::string s, bool* ruled = nullptr) {
   auto rule = [](char c) { return c == '-' || c == '=' || c == '#' || c == '*' || c == '~'; };
   std::size_t b = 0, e = s.size();
   std::size_t run = 0;
@@ -35,25 +37,28 @@ std::string undecorated(std::string s) {
   std::size_t t = e;
   while (t > b && (rule(s[t - 1]) || s[t - 1] == ' ')) run += rule(s[--t]) ? 1 : 0;
   if (run >= 3) e = t;
+  if (ruled) *ruled = b > 0 || e < s.size();
   while (b < e && s[b] == ' ') ++b;
   while (e > b && s[e - 1] == ' ') --e;
   return s.substr(b, e - b);
 }
 
 // Comment lines as paragraphs: a `#` alone on its line ends one, and an
-// indented line is one of its own.
+// indented line and a ruled heading (`---- 1. Parameters ----`) are each
+// one of their own, so that a heading never runs into the sentence below.
 std::vector<std::string> paragraphs(const std::vector<std::string>& lines) {
   std::vector<std::string> out;
   std::string p;
   for (const auto& raw : lines) {
     const bool blank = raw.find_first_not_of(' ') == std::string::npos;
-    const std::string l = undecorated(raw);
+    bool ruled = false;
+    const std::string l = undecorated(raw, &ruled);
     if (blank && !p.empty()) {
       out.push_back(std::move(p));
       p.clear();
     }
     if (blank || l.empty()) continue;
-    if (raw.rfind("  ", 0) == 0) {  // an indented line (a command, a table row) keeps its line
+    if (ruled || raw.rfind("  ", 0) == 0) {  // a heading, or an indented line (a command, a table row)
       if (!p.empty()) out.push_back(std::move(p));
       p.clear();
       out.push_back(l);
@@ -75,9 +80,11 @@ struct Comments {
   }
   static bool blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 
-  // The whole-line comments directly above offset `begin`, no blank line between.
-  std::vector<std::string> above(std::uint32_t begin) const {
+  // The whole-line comments directly above offset `begin`, no blank line
+  // between; `from`, if given, is where the first of them begins.
+  std::vector<std::string> above(std::uint32_t begin, std::uint32_t* from = nullptr) const {
     std::vector<std::string> out;
+    if (from) *from = begin;
     std::size_t line = line_start(begin);
     auto it = std::lower_bound(all.begin(), all.end(), line, [](const Comment& c, std::size_t at) { return c.begin < at; });
     while (it != all.begin()) {
@@ -85,6 +92,7 @@ struct Comments {
       const std::string_view gap = text.substr(c.end, line - c.end);
       if (!c.own_line || std::count(gap.begin(), gap.end(), '\n') != 1 || !blank(gap)) break;
       out.push_back(comment_text(c.text));  // bottom up, then turned: a long block stays linear
+      if (from) *from = c.begin;
       line = line_start(c.begin);
       --it;
     }
@@ -120,8 +128,12 @@ bool computed(const ast::Expr* formula, const Value& v) {
   return v.kind != Value::Kind::Record && v.kind != Value::Kind::Function;
 }
 
-// What a check pins: the field or let that is a whole side of it.
-void pinned_by(const CheckResult& c, std::set<std::pair<const void*, std::size_t>>& out) {
+// A field or let, as a check pins it.
+using Key = std::pair<const void*, std::size_t>;
+
+// What a check pins: the field or let that is a whole side of it, with the
+// points the check is worth added to it.
+void pinned_by(const CheckResult& c, std::map<Key, double>& out) {
   std::vector<const ast::Expr*> sides{c.stmt->value.get(), c.stmt->expected.get()};
   const ast::Expr* v = c.stmt->value.get();
   if (v && v->kind == ExprKind::Binary && v->op >= ast::BinOp::Eq && v->op <= ast::BinOp::Ge) {
@@ -132,22 +144,87 @@ void pinned_by(const CheckResult& c, std::set<std::pair<const void*, std::size_t
     while (s && s->kind == ExprKind::Convert) s = s->items[0].get();
     if (!s || (s->kind != ExprKind::Name && s->kind != ExprKind::Member)) continue;
     const TraceEntry* e = entry_of(c.trace, *s);
-    if (e && e->rec) out.insert({e->rec, e->field});
-    if (e && e->binding) out.insert({e->binding, 0});
+    std::set<Key> keys;  // a side pinned twice (`check a.x == a.x`) counts the check once
+    if (e && e->rec) keys.insert({e->rec, e->field});
+    if (e && e->binding) keys.insert({e->binding, 0});
+    for (const Key& k : keys) out[k] += c.stmt->points;
   }
+}
+
+// `tp = node.tp`, `w = hw.bandwidth`: a name or member chain that leads,
+// through other such names, to a given (a literal, an input, a record or a
+// function). Such an alias is given, never asked: nothing is computed.
+bool alias_of_given(const ast::Expr* formula, const Trace& trace, int depth = 0) {
+  if (!formula || (formula->kind != ExprKind::Name && formula->kind != ExprKind::Member) || depth > 32) return false;
+  const TraceEntry* e = entry_of(trace, *formula);
+  if (!e) return false;
+  if (e->value.kind == Value::Kind::Record || e->value.kind == Value::Kind::Function) return true;
+  const ast::Expr* next = nullptr;
+  const Trace* inner = nullptr;
+  if (e->rec) {
+    const Slot& slot = e->rec->slots()[e->field];
+    next = slot.decl ? slot.decl->value.get() : nullptr;
+    if (e->rec->state.size() > e->field) inner = &e->rec->state[e->field].trace;
+  } else if (e->binding && e->binding->stmt) {
+    next = e->binding->stmt->value.get();
+    inner = &e->binding->state.trace;
+  } else {
+    return false;
+  }
+  if (!next || is_literal(*next)) return true;
+  return inner && alias_of_given(next, *inner, depth + 1);
+}
+
+// The unit a blank shows: the one its author chose (`-> GiB` in its
+// formula, or the value it was read from; a unit declared on the field),
+// else the dimension's own unit, as 1 of it is shown (B, s, token/s,
+// FLOP/s, USD/hour). Never one picked for the answer's size: `ms` beside
+// `µs` would say which bound wins.
+std::string blank_unit(const Interpreter& in, const Value& v, const ast::TypeExpr* declared) {
+  if (v.display) return v.display->text;
+  if (declared && declared->kind == ast::TypeKind::Unit) return declared->unit.text;
+  if (v.q.dim.dimensionless()) return "";
+  return shown_value(in, Value::quantity(1, v.q.dim)).unit;
+}
+
+// The figures of record `r` that evaluating the file read: the fields that
+// a block of it or of what it extends declares as a literal (a spec's
+// figure, never a computed value, which may be an answer), and not the kind
+// it is at the root of its chain (`transformer`, `gpu`), whose defaults
+// (`sliding_window = 0 token`) are no figure of this one.
+std::vector<std::size_t> figures_read(const Record& r) {
+  std::vector<std::size_t> out;
+  const auto slots = r.slots();
+  for (std::size_t i = 0; i < slots.size() && i < r.state.size(); ++i) {
+    const Slot& slot = slots[i];
+    if (r.state[i].status != FieldState::Status::Done || !slot.decl || !slot.decl->value ||
+        !is_literal(*slot.decl->value) || r.state[i].value.kind != Value::Kind::Quantity)
+      continue;
+    if (slot.super) out.push_back(i);  // a block with a base: not the root's
+  }
+  return out;
 }
 
 struct Builder {
   Interpreter& in;
   const Comments& comments;
-  std::set<std::pair<const void*, std::size_t>> pinned;
+  std::map<Key, double> pinned;
+  bool points = false;  // some check states what it is worth
   Handout& out;
+  const SourceFile* file = nullptr;
+  std::set<const Record*> figured;  // records whose figures the sheet lists already
 
   std::uint32_t opening_above = UINT32_MAX;  // the first statement, when the opening comment is its block
 
-  void question(HandoutSection& s, std::uint32_t begin) {
+  // The comment above `begin` as a question; above a record, its first
+  // paragraph is the section's title.
+  void question(HandoutSection& s, std::uint32_t begin, bool titled = false) {
     if (begin == opening_above) return;  // the title and introduction already
     std::vector<std::string> p = paragraphs(comments.above(begin));
+    if (titled && !p.empty()) {
+      s.title = std::move(p.front());
+      p.erase(p.begin());
+    }
     if (p.empty()) return;
     HandoutItem q;
     q.kind = HandoutItem::Kind::Question;
@@ -156,9 +233,32 @@ struct Builder {
   }
 
   // A field or let, given or asked; `get` evaluates it.
-  template <class Get>
+  // The givens that name a record, the first time the sheet gives each:
+  // its figures are listed under them once the whole file is evaluated,
+  // since a later answer may read one.
+  struct Figured {
+    std::size_t section, item;
+    const Record* rec;
+  };
+  std::vector<Figured> to_figure;
+
+  void list_figures() {
+    for (const Figured& f : to_figure) {
+      HandoutItem& it = out.sections[f.section].items[f.item];
+      for (std::size_t i : figures_read(*f.rec)) {
+        const Slot& slot = f.rec->slots()[i];
+        if (slot.decl->span.file == file) continue;  // on the sheet already
+        it.figures.emplace_back(slot.name, term_of(*slot.decl->value));  // as the spec writes it: 1307.4 TFLOP/s
+      }
+    }
+  }
+
+  // `get` evaluates it, and `traced` is then what its formula read (to
+  // tell an alias); `declared`: its declared type, if any.
+  template <class Get, class Traced>
   void item(HandoutSection& s, const std::string& qualified, const std::string& name, const ast::Expr* formula,
-            bool asked_if_computed, bool pin, std::uint32_t end, Get get) {
+            bool asked_if_computed, const Key& key, std::uint32_t end, const ast::TypeExpr* declared, Get get,
+            Traced traced) {
     HandoutItem it;
     it.name = name;
     it.note = comments.after(end);
@@ -170,17 +270,20 @@ struct Builder {
       needs = e.field();
     }
     // A value a check pins is an answer whatever its formula (`2 * 3 * 7`,
-    // a literal): printing it would print the answer. An alias of a given
-    // (`tp = node.tp`) and a record stay given.
-    const bool pinned_answer = pin && !(formula && formula->kind == ExprKind::Name) &&
-                               v.kind != Value::Kind::Record && v.kind != Value::Kind::Function;
-    const bool answer = pinned_answer || (needs.empty() ? computed(formula, v) && asked_if_computed
-                                                        : formula && !is_literal(*formula) && asked_if_computed);
+    // a literal): printing it would print the answer. A bare name, an alias
+    // of a given (`tp = node.tp`) and a record stay given.
+    const auto pin = pinned.find(key);
+    const bool alias = formula && (formula->kind == ExprKind::Name ||
+                                   (needs.empty() && alias_of_given(formula, *traced())));
+    const bool pinned_answer = pin != pinned.end() && !alias && v.kind != Value::Kind::Record &&
+                               v.kind != Value::Kind::Function;
+    const bool answer = pinned_answer || (!alias && asked_if_computed &&
+                                          (needs.empty() ? computed(formula, v) : formula && !is_literal(*formula)));
     if (answer) {
       it.kind = HandoutItem::Kind::Answer;
+      if (points && pin != pinned.end()) it.points = pin->second;
       if (v.kind == Value::Kind::Quantity && needs.empty()) {
-        const Shown t = shown_value(in, v);
-        it.unit = !t.number.empty() && t.number.back() == '%' ? "%" : t.unit;
+        it.unit = blank_unit(in, v, declared);
       } else if (v.kind == Value::Kind::Bool) {
         it.expects = "true or false";
       } else if (v.kind == Value::Kind::String) {
@@ -193,6 +296,11 @@ struct Builder {
       it.shown = prose_term("needs " + needs);
     } else {
       it.shown = formula && !is_literal(*formula) ? term_of(*formula) : value_term(in, v);
+      // `s` is the last section, or about to be.
+      const std::size_t section = !out.sections.empty() && &out.sections.back() == &s ? out.sections.size() - 1
+                                                                                       : out.sections.size();
+      if (v.kind == Value::Kind::Record && figured.insert(v.rec).second)
+        to_figure.push_back({section, s.items.size(), v.rec});
     }
     s.items.push_back(std::move(it));
   }
@@ -203,15 +311,18 @@ struct Builder {
     s.name = r->name;
     if (st.value) s.origin = term_of(*st.value);
     if (st.base) s.base = text(term_of(*st.base));
-    question(s, st.span.begin);
+    question(s, st.span.begin, true);
     const bool scenario = s.kind == "scenario";
     std::set<std::size_t> listed;
     auto field = [&](std::size_t i, const ast::FieldDecl* fd, const ast::Expr* formula) {
       listed.insert(i);
       if (fd) question(s, fd->span.begin);
-      const std::string& name = r->slots()[i].name;
-      item(s, r->name + "." + name, name, formula, scenario && fd, pinned.count({r, i}) > 0, fd ? fd->span.end : 0,
-           [&] { return in.field(r, i, Span{}); });
+      const Slot& slot = r->slots()[i];
+      const ast::TypeExpr* declared = fd && fd->type.kind != ast::TypeKind::None ? &fd->type
+                                      : slot.type_decl                           ? &slot.type_decl->type
+                                                                                 : nullptr;
+      item(s, r->name + "." + slot.name, slot.name, formula, scenario && fd, {r, i}, fd ? fd->span.end : 0, declared,
+           [&] { return in.field(r, i, Span{}); }, [&] { return &r->state[i].trace; });
     };
     for (const auto& fd : st.fields) {
       const std::size_t i = r->table->find(fd.name);
@@ -233,8 +344,8 @@ struct Builder {
     }
     HandoutSection& s = out.sections.back();
     question(s, b->stmt->span.begin);
-    item(s, b->name, b->name, b->stmt->value.get(), false, pinned.count({b, 0}) > 0, b->stmt->span.end,
-         [&] { return in.top_value(b, Span{}); });
+    item(s, b->name, b->name, b->stmt->value.get(), false, {b, 0}, b->stmt->span.end, nullptr,
+         [&] { return in.top_value(b, Span{}); }, [&] { return &b->state.trace; });
   }
 };
 
@@ -248,9 +359,15 @@ Handout build_handout(Interpreter& in, Module* m, const std::string& name) {
   std::vector<std::string> opening = paragraphs(c.opening(first));
   h.title = opening.empty() ? name : opening.front();
   if (!opening.empty()) h.intro.assign(opening.begin() + 1, opening.end());
-  Builder b{in, c, {}, h};
-  if (!opening.empty()) b.opening_above = first;
-  for (const auto& check : run_checks(in, m)) pinned_by(check, b.pinned);
+  Builder b{in, c, {}, false, h, m->file.get()};
+  // The opening comment is the first statement's own only when no blank line parts them.
+  std::uint32_t above_first = first;
+  c.above(first, &above_first);
+  if (!opening.empty() && !c.all.empty() && above_first == c.all.front().begin) b.opening_above = first;
+  for (const auto& check : run_checks(in, m)) {
+    pinned_by(check, b.pinned);
+    b.points = b.points || !check.stmt->points_text.empty();
+  }
   for (Binding* bind : m->order) {
     const ast::Stmt& st = *bind->stmt;
     if (st.kind == ast::StmtKind::Fn) continue;
@@ -260,7 +377,17 @@ Handout build_handout(Interpreter& in, Module* m, const std::string& name) {
     else
       b.let(bind);
   }
+  b.list_figures();
   return h;
+}
+
+}  // namespace napkin
+
+namespace napkin {
+
+std::string handout_heading(const HandoutSection& s) {
+  if (s.kind == "let") return "values";
+  return s.title.empty() ? s.name : s.title + " (" + s.name + ")";
 }
 
 }  // namespace napkin

@@ -6,6 +6,7 @@
 
 #include "handout.hpp"
 #include "latex_math.hpp"
+#include "prose.hpp"
 #include "grammar/text_width.hpp"
 
 namespace napkin {
@@ -19,19 +20,17 @@ std::string clean(const std::string& s) {
   return out;
 }
 
-std::string heading(const HandoutSection& s, const std::string& name_open, const std::string& name_close) {
-  if (s.kind == "let") return "values";
-  std::string h = s.kind + " " + name_open + s.name + name_close;
-  if (!s.origin.empty()) h += " = " + name_open + text(s.origin) + name_close;
-  if (!s.base.empty()) h += " extends " + name_open + s.base + name_close;
-  return h;
-}
-
 // What an answer's blank says after it: its unit, or what kind of value it is.
 std::string expected(const HandoutItem& it) {
   if (!it.unit.empty()) return it.unit;
   if (!it.expects.empty()) return "(" + it.expects + ")";
   return "";
+}
+
+// "[2 points]" beside a blank, as the checks that pin it are worth.
+std::string points(const HandoutItem& it) {
+  if (it.points <= 0) return "";
+  return fmt::format("[{} point{}]", it.points, it.points == 1 ? "" : "s");
 }
 
 // ---- text -------------------------------------------------------------------
@@ -46,7 +45,8 @@ std::string handout_text(const Handout& h) {
   std::string out = clean(h.title) + "\n";
   for (const auto& p : h.intro) out += "\n" + clean(p) + "\n";
   for (const auto& s : h.sections) {
-    out += "\n" + clean(heading(s, "", "")) + "\n";
+    out += "\n" + clean(handout_heading(s)) + "\n";
+    if (!s.origin.empty()) out += "    " + clean(s.name + " = " + text(s.origin)) + "\n";
     // Names in a run of fields line up on their `=`.
     for (std::size_t i = 0; i < s.items.size();) {
       if (s.items[i].kind == Kind::Question) {
@@ -63,11 +63,13 @@ std::string handout_text(const Handout& h) {
         if (it.kind == Kind::Answer) {
           line += "____________";
           if (!expected(it).empty()) line += " " + expected(it);
+          if (!points(it).empty()) line += "  " + points(it);
         } else {
           line += text(it.shown);
         }
         if (!it.note.empty()) line += "  # " + it.note;
         out += clean(line) + "\n";
+        for (const auto& [name, value] : it.figures) out += clean("      " + name + " = " + text(value)) + "\n";
       }
     }
   }
@@ -116,34 +118,44 @@ std::string code(const std::string& raw) {
   return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
 }
 
+// The file's words in the light Markdown a solution sheet writes them in
+// (prose.hpp): `code`, *emphasis*, 10^9 as 10⁹; every other character as itself.
+std::string md_prose(const std::string& raw) { return prose_markdown(clean(raw)); }
+
 }  // namespace
 
 std::string handout_markdown(const Handout& h) {
-  std::string out = "# " + md(h.title) + "\n";
-  for (const auto& p : h.intro) out += "\n" + md(p) + "\n";
+  std::string out = "# " + md_prose(h.title) + "\n";
+  for (const auto& p : h.intro) out += "\n" + md_prose(p) + "\n";
   for (const auto& s : h.sections) {
-    std::string head = s.kind == "let" ? "values" : md(s.kind) + " " + code(s.name);
-    if (!s.origin.empty()) head += " = " + code(text(s.origin));
-    if (!s.base.empty()) head += " extends " + code(s.base);
-    out += "\n## " + head + "\n";
+    out += "\n## " + (s.kind == "let"      ? std::string("values")
+                       : s.title.empty() ? code(s.name)
+                                         : md_prose(s.title) + " (" + code(s.name) + ")") + "\n";
     bool list = false;
+    if (!s.origin.empty()) {
+      out += "\n- " + code(s.name + " = " + text(s.origin)) + "\n";
+      list = true;
+    }
     for (const auto& it : s.items) {
       if (it.kind == Kind::Question) {
-        for (const auto& p : it.paragraphs) out += "\n" + md(p) + "\n";
+        for (const auto& p : it.paragraphs) out += "\n" + md_prose(p) + "\n";
         list = false;
         continue;
       }
       if (!list) out += "\n";
       list = true;
       out += "- " + code(it.name) + " = ";
-      if (it.kind == Kind::Answer)
+      if (it.kind == Kind::Answer) {
         out += "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_" + (expected(it).empty() ? "" : " " + md(expected(it)));
-      else if (it.shown.value)
+        if (!points(it).empty()) out += " " + md(points(it));
+      } else if (it.shown.value) {
         out += md(text(it.shown));
-      else
+      } else {
         out += code(text(it.shown));
-      if (!it.note.empty()) out += " — " + md(it.note);
+      }
+      if (!it.note.empty()) out += " — " + md_prose(it.note);
       out += "\n";
+      for (const auto& [name, value] : it.figures) out += "  - " + code(name) + " = " + md(text(value)) + "\n";
     }
   }
   return out;
@@ -162,23 +174,8 @@ std::string tt(const std::string& s) {
   return "\\texttt{" + latex_text(clean(s), "{\\char95}\\allowbreak{}") + "}";
 }
 
-// The file's words: `code` in a comment is set as code.
-std::string prose(const std::string& raw) {
-  const std::string s = clean(raw);
-  std::string out;
-  std::size_t at = 0;
-  while (at < s.size()) {
-    const std::size_t open = s.find('`', at);
-    const std::size_t close = open == std::string::npos ? open : s.find('`', open + 1);
-    if (close == std::string::npos) {
-      out += tex(s.substr(at));
-      break;
-    }
-    out += tex(s.substr(at, open - at)) + tt(s.substr(open + 1, close - open - 1));
-    at = close + 1;
-  }
-  return out;
-}
+// The file's words, in the light Markdown the solution sheet sets them in.
+std::string tex_prose(const std::string& raw) { return prose_latex(clean(raw)); }
 
 // A unit after a blank, a word's space from it: `~GiB`, `~\%`.
 std::string unit_math(const std::string& unit) {
@@ -194,16 +191,17 @@ std::string unit_math(const std::string& unit) {
 }  // namespace
 
 std::string handout_latex(const Handout& h) {
-  std::string body = "\\section*{" + tex(h.title) + "}\n";
-  for (const auto& p : h.intro) body += prose(p) + "\n\n";
+  std::string body = "\\section*{" + tex_prose(h.title) + "}\n";
+  for (const auto& p : h.intro) body += tex_prose(p) + "\n\n";
   for (const auto& s : h.sections) {
-    std::string head = s.kind == "let" ? "values" : tex(s.kind) + " " + tt(s.name);
-    if (!s.base.empty()) head += " extends " + tt(s.base);
+    const std::string head = s.kind == "let"      ? std::string("values")
+                             : s.title.empty() ? tt(s.name)
+                                               : tex_prose(s.title) + " (" + tt(s.name) + ")";
     body += "\\subsection*{" + head + "}\n";
     if (!s.origin.empty()) body += "\\noindent " + tt(s.name + " = " + text(s.origin)) + "\n\n";
     for (const auto& it : s.items) {
       if (it.kind == Kind::Question) {
-        for (const auto& p : it.paragraphs) body += "\\medskip\\noindent " + prose(p) + "\\par\\smallskip\n";
+        for (const auto& p : it.paragraphs) body += "\\medskip\\noindent " + tex_prose(p) + "\\par\\smallskip\n";
         continue;
       }
       // Each field a paragraph of its own, a long formula wrapping under itself.
@@ -212,13 +210,16 @@ std::string handout_latex(const Handout& h) {
         line += "\\rule{4.5cm}{0.4pt}";
         if (!it.unit.empty()) line += unit_math(it.unit);
         else if (!it.expects.empty()) line += " (" + tex(it.expects) + ")";
+        if (!points(it).empty()) line += "\\quad " + tex(points(it));
       } else if (it.shown.value) {
         line += "$" + latex_math(it.shown) + "$";
       } else {
         line += tt(text(it.shown));
       }
-      if (!it.note.empty()) line += "\\quad{\\small " + prose(it.note) + "}";
+      if (!it.note.empty()) line += "\\quad{\\small " + tex_prose(it.note) + "}";
       body += line + "\\par\\medskip\n";
+      for (const auto& [name, value] : it.figures)
+        body += "\\noindent\\hspace*{3em}" + tt(name) + " = $" + latex_math(value) + "$\\par\n";
     }
   }
   return "% Compiles as it is (pdflatex; amsmath, amssymb and geometry).\n"

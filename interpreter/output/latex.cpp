@@ -10,6 +10,7 @@
 #include "latex_math.hpp"
 #include "output.hpp"
 #include "prose.hpp"
+#include "section_title.hpp"
 #include "solve_output.hpp"
 
 namespace napkin {
@@ -24,18 +25,8 @@ struct Item {
 };
 
 // A note as a paragraph: names such as `num_key_value_heads` may break
-// after an underscore, and a probe's arguments
-// (`cpu.decode_step(model=lab_10m[L=8,d=256,…])`) after a comma or `=`, or
-// a long one would run into the margin.
-std::string prose(const std::string& text) {
-  const std::string escaped = latex_text(text, "\\_\\allowbreak{}");
-  std::string out;
-  for (char c : escaped) {
-    out += c;
-    if (c == ',' || c == '=') out += "\\allowbreak{}";
-  }
-  return out;
-}
+// after an underscore, or a long one would run into the margin.
+std::string prose(const std::string& text) { return latex_text(text, "\\_\\allowbreak{}"); }
 
 bool long_label(const std::string& label) { return label.size() > 40; }
 
@@ -211,13 +202,14 @@ std::string checks_latex(const Interpreter& in, const std::vector<CheckResult>& 
   return out + "\n";
 }
 
+// Its title from the comment above it, as the handout heads it (section_title.hpp).
 std::string heading(const Section& s) {
-  std::string h = fmt::format("\\section*{{{} \\texttt{{{}}}", latex_text(s.kind), latex_text(s.name));
-  if (!s.base.empty() && s.origin.empty()) h += fmt::format(" extends \\texttt{{{}}}", latex_text(s.base));
-  h += "}\n";
+  const SectionTitle t = section_title(s.doc);
+  const std::string name = fmt::format("\\texttt{{{}}}", latex_text(s.name));
+  std::string h = "\\section*{" + (t.title.empty() ? name : prose_latex(t.title) + " (" + name + ")") + "}\n";
   if (s.origin_expr)
     h += fmt::format("\\[ \\text{{{}}} = {} \\]\n", latex_text(s.name), latex_math(term_of(*s.origin_expr, {false, {}})));
-  if (!s.doc.empty()) h += prose_latex(s.doc) + "\n\n";  // the file's own words above it: a drill's question
+  if (!t.rest.empty()) h += prose_latex(t.rest) + "\n\n";  // the file's own words above it: a drill's question
   return h;
 }
 

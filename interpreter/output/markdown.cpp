@@ -10,6 +10,7 @@
 #include "escape.hpp"
 #include "output.hpp"
 #include "prose.hpp"
+#include "section_title.hpp"
 #include "solve_output.hpp"
 
 namespace napkin {
@@ -88,14 +89,13 @@ std::string checks_markdown(const Interpreter& in, const std::vector<CheckResult
   return out + "\n";
 }
 
+// Its title from the comment above it, as the handout heads it (section_title.hpp).
 std::string heading(const Section& s) {
-  std::string h = fmt::format("## {} {}", s.kind, code(s.name));
-  if (!s.origin.empty())
-    h += " = " + code(s.origin);
-  else if (!s.base.empty())
-    h += " extends " + code(s.base);
+  const SectionTitle t = section_title(s.doc);
+  std::string h = t.title.empty() ? "## " + code(s.name) : "## " + prose_markdown(t.title) + " (" + code(s.name) + ")";
   h += "\n\n";
-  if (!s.doc.empty()) h += prose_markdown(s.doc) + "\n\n";  // the file's own words above it: a drill's question
+  if (!s.origin.empty()) h += code(s.name + " = " + s.origin) + "\n\n";
+  if (!t.rest.empty()) h += prose_markdown(t.rest) + "\n\n";  // the file's own words above it: a drill's question
   return h;
 }
 

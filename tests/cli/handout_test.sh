@@ -45,10 +45,11 @@ decode at batch B does
 bandwidth, not capacity
 QUESTIONS
 
-# Every answer with its unit, as the example's checks write it (check
-# parameters.q_proj == 37_748_736 param, check weight_memory.fp16_gib ≈
-# 36.34 GiB, check flops.attention_share ≈ 11.2%, ...); a count has none, a
-# truth value or a word says so. In the text sheet: `name = ____ unit`.
+# Every answer with its unit: the one the exercise chose (`-> GiB`, `-> %`,
+# `-> KiB/token`), else its dimension's own (B, s, FLOP/token, token/s),
+# never one picked for the answer's size (GB, ms, µs, GFLOP/token gave away
+# which bound wins); a count has none, a truth value or a word says so. In
+# the text sheet: `name = ____ unit`.
 answers=0
 while read -r name unit; do
   answers=$((answers + 1))
@@ -72,31 +73,31 @@ textbook_layer param
 textbook_overestimate -
 ffn_in_d_squared -
 attention_in_d_squared -
-fp16_bytes GB
+fp16_bytes B
 fp16_gib GiB
-int8_bytes GB
+int8_bytes B
 fits_mi300x \(true or false\)
-left_on_mi300x GB
+left_on_mi300x B
 fits_h100 \(true or false\)
-left_on_h100 GB
-blocks_per_token GFLOP/token
+left_on_h100 B
+blocks_per_token FLOP/token
 training FLOP
-prefill_linear TFLOP
-prefill_attention TFLOP
-prefill_total TFLOP
+prefill_linear FLOP
+prefill_attention FLOP
+prefill_total FLOP
 attention_share %
 attention_share_without_head %
-decode_linear GFLOP/token
-decode_attention GFLOP/token
-decode_per_token GFLOP/token
-prefill_per_token GFLOP/token
+decode_linear FLOP/token
+decode_attention FLOP/token
+decode_per_token FLOP/token
+prefill_per_token FLOP/token
 per_token KiB/token
 per_sequence GiB
 per_sequence_mha GiB
 mha_ratio -
-weight_read_time ms
+weight_read_time s
 tokens_per_s token/s
-kv_read_time µs
+kv_read_time s
 tokens_per_s_with_kv token/s
 kv_slowdown %
 ridge FLOP/B
@@ -118,7 +119,7 @@ expect_in given.kv_heads "$tmp/sheet.text" '^ +kv_heads += 8  # GQA$'
 expect_in given.context "$tmp/sheet.text" '^ +max_context = 8,192 token$'
 expect_in given.batch "$tmp/sheet.text" '^ +batch += 1$'
 expect_in given.gpu "$tmp/sheet.text" '^ +gpu += mi300x$'
-expect_in given.with "$tmp/sheet.text" '^scenario decode_h100 = decode with \{ gpu = h100_sxm \}$'
+expect_in given.with "$tmp/sheet.text" '^ +decode_h100 = decode with \{ gpu = h100_sxm \}$'
 
 # No answer's value: the solution's figures (the checks' and their
 # derivations': 6,144 · 48 · 128 = 37,748,736 param, 39.02 GB / 5.3 TB/s =
@@ -193,11 +194,11 @@ prefill_flops(
 attention_flops_per_token
 decode_flops_per_token(
 kv_cache_bytes(
-memory_bandwidth
-memory_capacity
+gpu.memory_bandwidth
+mi300x.memory_capacity
 ridge_point
 arithmetic_intensity_matmul(
-bytes_per_param
+.bytes_per_param
 12 * d^2
 GONE
 
@@ -209,13 +210,16 @@ printf '  b = a * 2  # 50%% & more\001\n}\ncheck s.b == 6 GB\n' >>"$tmp/hostile.
 "$napkin" handout "$tmp/hostile.napkin" --format markdown >"$tmp/hostile.md"
 "$napkin" handout "$tmp/hostile.napkin" --format latex >"$tmp/hostile.tex"
 expect_in md.title "$tmp/hostile.md" '^# Costs &lt;b&gt;&amp;amp; 100% of \\\$5 \\#1 \{x\} \\~y \^z \\\\w \\_u$'
-expect_in md.question "$tmp/hostile.md" '^Is a &lt; b &amp; c &gt; d\? \\\*not\\\* bold, \\\[no\\\]\(link\), `kept as code`$'
-expect_in md.answer "$tmp/hostile.md" '^- `b` = (\\_)+ GB — 50% &amp; more\?$'
+# (*not* is emphasis, as the solution sheet writes it: the light Markdown both sheets share)
+expect_in md.question "$tmp/hostile.md" '^Is a &lt; b &amp; c &gt; d\? \*not\* bold, \\\[no\\\]\(link\), `kept as code`$'
+expect_in md.answer "$tmp/hostile.md" '^- `b` = (\\_)+ B — 50% &amp; more\?$'
 # The opening comment is the title, and not again as the first record's question.
-expect_in md.title_once "$tmp/hostile.md" '^## scenario `s`$'
+# A record without a comment above it is headed by its name alone, never `scenario s`.
+expect_in md.title_once "$tmp/hostile.md" '^## `s`$'
 if [ "$(grep -c 'Costs' "$tmp/hostile.md")" -eq 1 ]; then passes=$((passes + 1)); else
   echo "FAIL md.title_once: the title is repeated"; failures=$((failures + 1)); fi
-expect_in tex.title "$tmp/hostile.tex" '^\\section\*\{Costs \\textless\{\}b\\textgreater\{\}\\&amp; 100\\% of \\\$5 \\#1 \\\{x\\\} \\textasciitilde\{\}y \\textasciicircum\{\}z \\textbackslash\{\}w \\_u\}$'
+# (`~` and `^` as the solution sheet's prose sets them: on the line, not as accents above it)
+expect_in tex.title "$tmp/hostile.tex" '^\\section\*\{Costs \\textless\{\}b\\textgreater\{\}\\&amp; 100\\% of \\\$5 \\#1 \\\{x\\\} \$\\sim\$y \$\^\\wedge\$z \\textbackslash\{\}w \\_\\allowbreak\{\}u\}$'
 expect_in tex.note "$tmp/hostile.tex" '\{\\small 50\\% \\& more\?\}'
 expect_in tex.code "$tmp/hostile.tex" '\\texttt\{kept as code\}'
 
@@ -277,7 +281,7 @@ expect_in rule.scenario "$tmp/rules.txt" '^ +bytes  *= _+ B$'
 # A field inside a larger side of a check (s.half * 2) is still asked, being the scenario's;
 # a `with` record asks only what a check pins: t.bytes (20 B), not t.half.
 expect_in rule.half "$tmp/rules.txt" '^ +half  *= _+$'
-expect_in rule.with "$tmp/rules.txt" '^scenario t = s with \{ n = 10 token \}$'
+expect_in rule.with "$tmp/rules.txt" '^ +t = s with \{ n = 10 token \}$'
 expect_in rule.with_pinned "$tmp/rules.txt" '^ +bytes = _+ B$'
 if [ "$(grep -c '= _' "$tmp/rules.txt")" -eq 4 ]; then passes=$((passes + 1)); else
   echo "FAIL rule.count: $(grep -c '= _' "$tmp/rules.txt") blanks, want 4 (total, s.bytes, s.half, t.bytes)"
@@ -288,5 +292,136 @@ printf 'scenario s {\n  a = 2\n  b = a * 3\n}\n' >"$tmp/plain_file.napkin"
 expect_match title.name 0 '^plain_file$' out -- "$napkin" handout "$tmp/plain_file.napkin"
 expect_status usage.format 2 -- "$napkin" handout "$ex" --format json
 expect_match missing.file 2 'error' err -- "$napkin" handout "$tmp/none.napkin"
+
+
+# A blank's unit never depends on the answer's size: the file's `-> GiB`, a
+# unit declared on the field (`doubled: GB`), else the dimension's own unit.
+# Every input scaled by 1000× in turn leaves every line but its own as it was
+# (before, `memory_time = ____ ms` became `____ µs`, `tokens = ____ token/s`
+# became `ktoken/s`: the blank told the student which bound wins).
+cat >"$tmp/bounds.napkin" <<'NAPKIN'
+# Decode bounds
+scenario decode {
+  bandwidth    = 5 TB/s
+  peak         = 1000 TFLOP/s
+  weights      = 40 GB
+  flops        = 80 GFLOP
+  memory_time  = weights / bandwidth
+  compute_time = flops / peak
+  tokens       = 1 token / memory_time
+  params       = weights / (2 B/param)
+  in_gib       = weights -> GiB
+  doubled: GB  = weights * 2
+}
+check decode.memory_time ≈ 8 ms within 1%
+NAPKIN
+"$napkin" handout "$tmp/bounds.napkin" >"$tmp/bounds.txt"
+while read -r name unit; do
+  expect_in "units.$name" "$tmp/bounds.txt" "^ +$name += _+ $unit\$"
+done <<'UNITS'
+memory_time s
+compute_time s
+tokens token/s
+params param
+in_gib GiB
+doubled GB
+UNITS
+for change in 's|5 TB/s|5000 TB/s|' 's|1000 TFLOP/s|1 TFLOP/s|' 's|40 GB|40000 GB|' 's|80 GFLOP|80000 GFLOP|'; do
+  sed "$change" "$tmp/bounds.napkin" >"$tmp/scaled.napkin"
+  "$napkin" handout "$tmp/scaled.napkin" >"$tmp/scaled.txt"
+  changed=$(diff "$tmp/bounds.txt" "$tmp/scaled.txt" | grep -c '^>')
+  if [ "$changed" -eq 1 ]; then passes=$((passes + 1)); else
+    echo "FAIL units.scaled ($change): $changed lines changed, want 1 (the input's own)"
+    diff "$tmp/bounds.txt" "$tmp/scaled.txt" | sed 's/^/  /'; failures=$((failures + 1)); fi
+done
+# Exercise 1 with its context 1000× longer: the same blanks.
+sed 's/^let max_context = 8192 token/let max_context = 8192000 token/' "$ex" >"$tmp/long.napkin"
+"$napkin" handout "$tmp/long.napkin" >"$tmp/long.txt"
+if diff <(grep -F '____' "$tmp/sheet.text") <(grep -F '____' "$tmp/long.txt") >/dev/null; then passes=$((passes + 1)); else
+  echo "FAIL units.exercise: a 1000× longer context changes the blanks"; failures=$((failures + 1)); fi
+
+# Givens: an alias of a given is given (`tp = node.tp`, and `t = tp` through
+# it), and a given record lists the figures of it the file reads, as its
+# spec writes them, once: the H200's capacity and bandwidth, not its peaks.
+cat >"$tmp/given.napkin" <<'NAPKIN'
+import "std/hardware"
+record node {
+  tp  = 8
+  gpu = h200
+}
+scenario serve {
+  tp       = node.tp
+  t        = tp
+  gpu      = h200
+  capacity = tp * gpu.memory_capacity
+  time     = 10 GB / gpu.memory_bandwidth
+}
+scenario again {
+  gpu = h200
+  per = gpu.memory_capacity / 2
+}
+check serve.capacity > 1 TB
+check serve.tp == 8
+NAPKIN
+"$napkin" handout "$tmp/given.napkin" >"$tmp/given.txt"
+expect_in given.alias "$tmp/given.txt" '^ +tp += node\.tp$'
+expect_in given.alias_of_alias "$tmp/given.txt" '^ +t += tp$'
+expect_in given.record "$tmp/given.txt" '^ +gpu += h200$'
+expect_in given.capacity "$tmp/given.txt" '^ +memory_capacity = 141 Gi?B$'
+expect_in given.bandwidth "$tmp/given.txt" '^ +memory_bandwidth = 4\.8 TB/s$'
+expect_in given.asked "$tmp/given.txt" '^ +capacity += _+ B$'
+for unread in peak_bf16 link_bandwidth power; do
+  if grep -q "$unread" "$tmp/given.txt"; then echo "FAIL given.unread: $unread is listed"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
+done
+if [ "$(grep -c 'memory_capacity = ' "$tmp/given.txt")" -eq 1 ]; then passes=$((passes + 1)); else
+  echo "FAIL given.once: the H200's figures are listed more than once"; failures=$((failures + 1)); fi
+if [ "$(grep -c '= _' "$tmp/given.txt")" -eq 3 ]; then passes=$((passes + 1)); else
+  echo "FAIL given.count: $(grep -c '= _' "$tmp/given.txt") blanks, want 3 (capacity, time, per)"
+  sed 's/^/  /' "$tmp/given.txt"; failures=$((failures + 1)); fi
+
+# Handout and solution line up: a section is headed by the comment above its
+# record and its name, on both sheets; a ruled heading is a paragraph of its
+# own, never run into the sentence below; (a) sub-parts and 10^9 as the
+# solution sheet writes them; points beside each blank.
+cat >"$tmp/lined.napkin" <<'NAPKIN'
+# Homework 2
+
+# ---- 2. Memory ----------------------------------
+# How much memory do 10^9 parameters take?
+scenario memory {
+  params = 1e9 param
+  # (a) in fp16
+  bytes = params * 2 B/param
+}
+scenario plain {
+  x = memory.bytes * 2
+}
+check "bytes" (3 points): memory.bytes == 2 GB
+check plain.x == 4 GB
+NAPKIN
+"$napkin" handout "$tmp/lined.napkin" >"$tmp/lined.txt"
+"$napkin" handout "$tmp/lined.napkin" --format markdown >"$tmp/lined.md"
+"$napkin" handout "$tmp/lined.napkin" --format latex >"$tmp/lined.tex"
+"$napkin" run --steps "$tmp/lined.napkin" --format markdown >"$tmp/solution.md"
+"$napkin" run --steps "$tmp/lined.napkin" --format latex >"$tmp/solution.tex"
+expect_in lined.text_heading "$tmp/lined.txt" '^2\. Memory \(memory\)$'
+expect_in lined.text_question "$tmp/lined.txt" '^  How much memory do 10\^9 parameters take\?$'
+expect_in lined.text_untitled "$tmp/lined.txt" '^plain$'
+expect_in lined.points "$tmp/lined.txt" '^ +bytes = _+ B  \[3 points\]$'
+expect_in lined.point "$tmp/lined.txt" '^ +x = _+ B  \[1 point\]$'
+for sheet in lined.md solution.md; do
+  expect_in "$sheet.heading" "$tmp/$sheet" '^## 2\\\. Memory \(`memory`\)$'
+  expect_in "$sheet.question" "$tmp/$sheet" '^How much memory do 10⁹ parameters take\?$'
+  expect_in "$sheet.untitled" "$tmp/$sheet" '^## `plain`$'
+done
+for sheet in lined.tex solution.tex; do
+  expect_in "$sheet.heading" "$tmp/$sheet" 'section\*\{2\. Memory \(\\texttt\{memory\}\)\}'
+  expect_in "$sheet.question" "$tmp/$sheet" '^(\\medskip\\noindent )?How much memory do 10\\textsuperscript\{9\} parameters take\?'
+done
+for sheet in lined.txt lined.md lined.tex solution.md solution.tex; do
+  if grep -qE '(^|[#{ ])scenario ' "$tmp/$sheet"; then echo "FAIL $sheet.code_heading: a heading is code"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
+done
+# A file without points states none beside its blanks.
+if grep -q 'point' "$tmp/sheet.text"; then echo "FAIL points.none: exercise 1 states no points"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
 
 finish
