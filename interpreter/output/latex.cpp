@@ -25,8 +25,18 @@ struct Item {
 };
 
 // A note as a paragraph: names such as `num_key_value_heads` may break
-// after an underscore, or a long one would run into the margin.
-std::string prose(const std::string& text) { return latex_text(text, "\\_\\allowbreak{}"); }
+// after an underscore, and a probe's arguments
+// (`cpu.decode_step(model=lab_10m[L=8,d=256,…])`) after a comma or `=`, or
+// a long one would run into the margin.
+std::string prose(const std::string& text) {
+  const std::string escaped = latex_text(text, "\\_\\allowbreak{}");
+  std::string out;
+  for (char c : escaped) {
+    out += c;
+    if (c == ',' || c == '=') out += "\\allowbreak{}";
+  }
+  return out;
+}
 
 bool long_label(const std::string& label) { return label.size() > 40; }
 
