@@ -59,7 +59,7 @@ struct Feedback {
     Value shown = r->actual;
     shown.display = u;
     const std::string in_checker = ch.actual;
-    ch.actual = cmp.sub_show(shown);
+    ch.actual = ch.actual_own = cmp.sub_show(shown);
     // The checker's unit says which unit the question wants: shown only beside the expected value.
     if (show_reference && in_checker != ch.actual) ch.actual += " (" + in_checker + ")";
     if (!ch.answer.empty()) ch.message = failed_message(ch, true);

@@ -9,6 +9,7 @@
 #include "grammar/code_format.hpp"
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
+#include "interpreter/core/format.hpp"
 #include "interpreter/derivation/check_failure.hpp"
 
 namespace napkin {
@@ -33,6 +34,14 @@ namespace {
 bool is_path(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::Name) return true;
   return e.kind == ast::ExprKind::Member && !e.items.empty() && is_path(*e.items[0]);
+}
+
+// A value as napkin shows it on its own; an exact integer under a million in
+// the unit of its dimension (`262,144 B/token`), as a student counts it.
+std::string shown_own(const Interpreter& in, const Value& v) {
+  if (v.kind == Value::Kind::Quantity && !v.display && !v.samples && is_exact_integer(v.q.v) && std::fabs(v.q.v) < 1e6)
+    return v.q.dim.dimensionless() ? format_exact(v.q.v) : format_exact(v.q.v) + " " + in.units().format(v.q.dim);
+  return in.show(v);
 }
 
 CheckOutcome named(const ast::Stmt& st) {
@@ -74,6 +83,7 @@ CheckOutcome outcome_of(const Interpreter& in, const CheckResult& r) {
     // Both sides in the unit the checker wrote the expected value in.
     const CheckValues v = check_values(in, r);
     o.actual = in.show(v.actual, v.digits);
+    o.actual_own = shown_own(in, r.actual);
     o.expected = in.show(v.expected, v.digits);
     if (r.relation == "≈") o.tolerance = in.show(v.tolerance);
   } else {
@@ -131,6 +141,7 @@ void disclose(std::vector<GradedFile>& files, const Disclosure& d) {
         // An unnamed check is named by its text, which holds the expected value.
         if (c.name == c.source) c.name = c.answer.empty() ? fmt::format("check {}", n) : c.answer;
         c.source.clear();
+        if (!c.actual_own.empty()) c.actual = c.actual_own;
         c.expected.clear();
         c.detail.clear();
         if (c.status == CheckOutcome::Status::failed) c.message = failed_message(c, false);

@@ -29,6 +29,10 @@ struct CheckOutcome {
   // As shown, in the unit the checker wrote the expected value in; empty
   // where the check has none (a condition that is not a comparison).
   std::string relation, actual, expected, tolerance;
+  // The actual value as shown on its own, not in the checker's unit (which
+  // may tell which unit the question wants): what students read without
+  // the expected value.
+  std::string actual_own;
   std::string message;  // one line: why it failed or errored; "" when passed
   std::optional<ErrorInfo> error;
   std::vector<std::string> feedback;  // more lines for the student (napkin grade)

@@ -58,14 +58,15 @@ expect_match grade.broken 2 '^examples/grading/submission_broken\.napkin:16:37: 
 expect_in grade.broken.score "$tmp/out" '^score: 0 of 14 points$'
 # submission_units: one early mistake, 2^30 B taken for 1 GB in q2 (a
 # literal); q3 to q6 are right from it. Its whole feedback, worked out by
-# hand: q2 shown in the GB the student wrote, the mistake explained once,
+# hand: q2 shown in the GB the student wrote, q3 (no unit written) as napkin
+# shows 16 GB, not in the checker's GiB, the mistake explained once,
 # half points carried forward: 2 + 0 + 1 + 1 + 1 + 1 + 1.5 = 7.5 of 14.
 cat >"$tmp/units_want" <<'WANT'
 passed: q1 KV bytes per token
 q2 KV cache per sequence: check failed: q2.kv_per_sequence is 1 GB
   first wrong step: q2.kv_per_sequence is 1 GB, not the reference's value; 5 answers depend on it
   you wrote q2.kv_per_sequence = 1 GB (examples/grading/submission_units.napkin:23)
-q3 KV cache of the batch: check failed: q3.kv_total is 14.9 GiB
+q3 KV cache of the batch: check failed: q3.kv_total is 16 GB
   carried forward: q3.kv_total is right by the reference's method from your own q2.kv_per_sequence, which is wrong: 1 of 2 points
   first wrong step: q2.kv_per_sequence, explained under "q2 KV cache per sequence"
 q4 memory: check failed: q4.memory is 32.06 GB
