@@ -9,8 +9,8 @@
 set -eu
 napkin=${1:-build/napkin}
 here=$(dirname "$0")
-"$napkin" run "$here/megatron_runs.napkin" --format json | python3 -c '
-import json, sys
+"$napkin" run "$here/megatron_runs.napkin" --format json | NAPKIN="$napkin" FILE="$here/megatron_runs.napkin" python3 -c '
+import json, os, subprocess, sys
 values = json.load(sys.stdin)["values"]
 runs = []
 for key in values:
@@ -30,4 +30,20 @@ every = errors["n"] + errors["k"]
 for label, xs in (("Narayanan 2021 Table 1", errors["n"]), ("Korthikanti 2022 Table 5", errors["k"]), ("all 18", every)):
     print(f"{label}: mean |error| {100 * sum(xs) / len(xs):.1f}%, worst {100 * max(xs):.1f}%")
 print("calculon on Korthikanti 2022 Table 5: mean |error| 3.65%, worst 8.87%")
+# Where napkin layout ranks each published layout among every layout of
+# its cluster, and how much faster napkin thinks its first choice is.
+print()
+print("run             published layout valid and fits   rank   first choice faster by")
+for r in runs:
+    ok = values[r + ".plan_ok"]["value"]
+    out = subprocess.run([os.environ["NAPKIN"], "layout", os.environ["FILE"], r + ".plan", "--format", "json",
+                          "--top", "100000"], capture_output=True, text=True)
+    ranked = json.loads(out.stdout)["ranked"] if out.stdout else []
+    mine = {k: si(r, k) for k in ("tp", "pp", "vpp", "dp", "micro_batch")}
+    rank = next((i + 1 for i, x in enumerate(ranked) if all(x[k] == v for k, v in mine.items()) and x["cp"] == 1
+                 and x["zero_stage"] == 1), None)
+    gap = 1 - ranked[0]["step_time"]["si"] / si(r, "predicted_step") if ranked else float("nan")
+    verdict = "yes" if ok else "NO"
+    where = str(rank) if rank else "-"
+    print(f"{r:<15} {verdict:>30} {where:>6} {100 * gap:>21.1f}%")
 '

@@ -114,7 +114,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
       if (d <= layers) pps.push_back(d);
   if (cps.empty()) cps.push_back(number_in(in, m, base, "cp", out.record));
   if (mbs.empty()) mbs = {1, 2, 4, 8, 16};
-  if (vpps.empty()) vpps = {1, 2, 4};
+  if (vpps.empty()) vpps = {1, 2, 3, 4, 6, 8};
   if (zeros.empty()) zeros = {number_in(in, m, base, "zero_stage", out.record)};
   std::vector<Candidate> cands;
   for (double tp : tps)
