@@ -65,7 +65,8 @@ test('firefox: an edit moves a value and underlines the check it breaks; a click
   await page.keyboard.press('Backspace');
   await page.keyboard.type('96');
   await page.waitForFunction(() => document.querySelector('.nv-value[data-key="parameters.d_head"]')?.textContent === '64');
-  await page.waitForFunction(() => [...document.querySelectorAll('.cm-lintRange-error')].some((e) => e.textContent === 'parameters.d_head'));
+  // E0500 over the check's condition, its primary label's span in the run's JSON.
+  await page.waitForFunction(() => [...document.querySelectorAll('.cm-lintRange-error')].some((e) => e.textContent === 'parameters.d_head == 128'));
   assert.match(await page.$eval('#problems-list', (e) => e.textContent), /:58:7: error\[E0500\]: check failed: 64 == 128 is false/);
   await shot(page, '2-edited');
   await page.click('.nv-value[data-key="parameters.textbook_layer"]');

@@ -97,9 +97,10 @@ for (const origin of ['file', 'http']) {
     await page.waitForFunction(() => document.querySelectorAll('.nv-check.nv-fail').length > 0);
     const failing = line(page, 'check parameters.d_head == 128');
     assert.equal(await failing.locator('.nv-check.nv-fail').count(), 1);
-    // …and napkin's E0500 is underlined there: `parameters.d_head` from column 7.
+    // …and napkin's E0500 is underlined there, over its primary label as the
+    // run's JSON gives it: the condition, from column 7 to the line's end.
     await page.waitForFunction(() => document.querySelectorAll('.cm-lintRange-error').length > 0);
-    assert.equal(await failing.locator('.cm-lintRange-error').textContent(), 'parameters.d_head');
+    assert.equal(await failing.locator('.cm-lintRange-error').textContent(), 'parameters.d_head == 128');
     assert.match(await page.locator('#problems-list').textContent(), /:58:7: error\[E0500\]: check failed: 64 == 128 is false/);
     await shot(page, `${origin}-2-edited`);
     assert.deepEqual(problems, []);
