@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "fuzz_common.hpp"
 #include "interpreter/cli/graded.hpp"
 #include "interpreter/cli/guarded.hpp"
+#include "interpreter/cli/feedback.hpp"
 #include "interpreter/cli/wrong_step.hpp"
 #include "interpreter/output/check_results.hpp"
 #include "interpreter/output/handout.hpp"
@@ -33,16 +35,20 @@ constexpr std::size_t kMaxInput = 64 * 1024;
 
 using namespace napkin;
 
-// Every format a graded run writes; the two JSON ones must parse.
+// Every format a graded run writes, as students read it by default and with
+// everything shown; the two JSON ones must parse.
 void render_all(const std::vector<GradedFile>& files, const char* title) {
-  for (const char* format : {"text", "json", "junit", "gradescope"}) {
-    const std::string out = cli::render_graded(files, format, title);
+  Disclosure all;
+  all.expected = all.reference = true;
+  for (const char* format : {"text", "json", "junit", "gradescope"})
+    for (const Disclosure& d : {Disclosure{}, all}) {
+    const std::string out = cli::render_graded(files, format, title, d);
     if ((std::string(format) == "json" || std::string(format) == "gradescope") &&
         !nlohmann::json::accept(out)) {
       std::fprintf(stderr, "napkin %s --format %s wrote what is not JSON:\n%s\n", title, format, out.c_str());
       std::abort();
     }
-  }
+    }
 }
 
 // `napkin check --format`: cli/cmd_check.cpp's graded_file, on text.
@@ -116,26 +122,30 @@ void grade(const std::string& reference, const std::string& submission) {
       g.checks = graded_checks(sub, ref_m->ast, sub_m);
       cli::add_file_errors(g, report.errors);
       cli::Comparison cmp(sub, sub_m, ref, ref_m);
-      g.notes = cmp.changed_inputs();
+      g.notes = cmp.changed_inputs(/*show_reference=*/true);
       std::vector<cli::Step> answers;
       std::vector<std::vector<cli::Step>> per_check;
+      std::vector<std::optional<CheckResult>> results;
       for (const auto& st : ref_m->ast.statements) {
         if (st.kind != ast::StmtKind::Check) continue;
         std::vector<cli::Step> mine;
+        std::optional<CheckResult> r;
         try {
-          mine = cli::Comparison::answers_of(sub.run_check(st, sub_m).trace);
+          r = sub.run_check(st, sub_m);
+          mine = cli::Comparison::answers_of(r->trace);
         } catch (const Error&) {
         }
         for (const cli::Step& s : mine)
           if (std::none_of(answers.begin(), answers.end(), [&](const cli::Step& o) { return o.name == s.name; }))
             answers.push_back(s);
         per_check.push_back(std::move(mine));
+        results.push_back(std::move(r));
       }
-      for (std::size_t i = 0; i < g.checks.size() && i < per_check.size(); ++i) {
-        if (g.checks[i].status == CheckOutcome::Status::passed) continue;
-        for (const cli::Step& s : per_check[i])
-          for (auto& line : cmp.explain(s, answers)) g.checks[i].feedback.push_back(std::move(line));
-      }
+      // Carried-forward credit too: the reference's formulas on the submission's values.
+      cli::Feedback fb{cmp, answers, true, 0.5, sub_m, {}};
+      for (std::size_t i = 0; i < g.checks.size() && i < per_check.size(); ++i)
+        if (g.checks[i].status == CheckOutcome::Status::failed)
+          fb.failed(g.checks[i], per_check[i], results[i] ? &*results[i] : nullptr);
     });
   render_all({g}, "grade");
 }
