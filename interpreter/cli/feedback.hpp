@@ -43,9 +43,16 @@ struct Feedback {
       }
       std::vector<std::string> lines = cmp.explain(w, answers, show_reference);
       if (lines.empty()) continue;
-      explained[w.name] = ch.name;
+      explained[w.name] = shown_name(ch);
       for (auto& line : lines) ch.feedback.push_back(std::move(line));
     }
+  }
+
+  // The check's name as the student reads it: an unnamed check's text holds
+  // the expected value, so without it the check is named by its answer (disclose()).
+  std::string shown_name(const CheckOutcome& ch) const {
+    if (show_reference || ch.name != ch.source) return ch.name;
+    return ch.answer.empty() ? "an earlier check" : ch.answer;
   }
 
   // The student's value in the unit the student wrote (`470.19 GiB`), not
@@ -54,11 +61,13 @@ struct Feedback {
     if (!r || r->relation.empty() || mine.size() != 1 || r->actual.kind != Value::Kind::Quantity) return;
     const Value* v = cmp.sub_value(mine[0]);
     const DisplayUnit* u = cmp.written_unit(mine[0]);
-    if (!v || !u || u == r->written_in || v->kind != Value::Kind::Quantity || v->q.v != r->actual.q.v) return;
+    if (!v || !u || v->kind != Value::Kind::Quantity || v->q.v != r->actual.q.v) return;
     Value shown = r->actual;
     shown.display = u;
+    ch.actual_own = cmp.sub_show(shown);
+    if (u == r->written_in) return;  // the checker's unit is the student's: `actual` says it already
     const std::string in_checker = ch.actual;
-    ch.actual = ch.actual_own = cmp.sub_show(shown);
+    ch.actual = ch.actual_own;
     // The checker's unit says which unit the question wants: shown only beside the expected value.
     if (show_reference && in_checker != ch.actual) ch.actual += " (" + in_checker + ")";
     if (!ch.answer.empty()) ch.message = failed_message(ch, true);

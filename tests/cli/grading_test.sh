@@ -87,6 +87,29 @@ WANT
 "$napkin" grade $g/reference.napkin $g/submission_units.napkin >"$tmp/units_got" 2>&1
 if [ $? = 1 ] && diff "$tmp/units_want" "$tmp/units_got" >"$tmp/units_diff"; then passes=$((passes + 1)); else
   echo "FAIL grade.units.text:"; cat "$tmp/units_diff"; failures=$((failures + 1)); fi
+# Carried forward whether the student computed the answer or typed its
+# number: q2 typed as 2 GiB is the reference's q1.kv_per_token × context on
+# the student's doubled q1 (262,144 B/token × 8,192 token = 2 GiB): 6.5 of 14
+# as for submission_kv. Typed as 3 GiB, it follows from nothing: q2 earns
+# nothing and is itself the wrong step q3 to q6 follow from (48 GiB, 67.6 GB
+# still fits in 80 GB): 0 + 0 + 1 + 1 + 1 + 1 + 1.5 = 5.5 of 14.
+sed 's/^  kv_per_sequence = .*/  kv_per_sequence = 2 GiB/' $g/submission_kv.napkin >"$tmp/typed.napkin"
+expect_match grade.typed.carried 1 '^  carried forward: q2\.kv_per_sequence is right by the reference.s method from your own q1\.kv_per_token, which is wrong: 1 of 2 points$' out -- "$napkin" grade --unrestricted $g/reference.napkin "$tmp/typed.napkin"
+expect_in grade.typed.score "$tmp/out" '^score: 6\.5 of 14 points$'
+sed 's/^  kv_per_sequence = .*/  kv_per_sequence = 3 GiB/' $g/submission_kv.napkin >"$tmp/typed_wrong.napkin"
+expect_match grade.typed_wrong.score 1 '^score: 5\.5 of 14 points$' out -- "$napkin" grade --unrestricted $g/reference.napkin "$tmp/typed_wrong.napkin"
+expect_in grade.typed_wrong.unit "$tmp/out" '^q2 KV cache per sequence: check failed: q2\.kv_per_sequence is 3 GiB$'
+expect_in grade.typed_wrong.step "$tmp/out" '^  first wrong step: q2\.kv_per_sequence is 3 GiB, not the reference.s value; 5 answers depend on it$'
+if grep -q 'carried forward: q2\.' "$tmp/out"; then
+  echo "FAIL grade.typed_wrong.no_carry: q2 earns carried-forward credit"; failures=$((failures + 1))
+else passes=$((passes + 1)); fi
+# An unnamed check is named by its text, which holds the expected value: a
+# later check that points to its explanation names its answer instead.
+sed 's/^check "q1 KV bytes per token" (2 points): /check /' $g/reference.napkin >"$tmp/unnamed_reference.napkin"
+expect_match grade.unnamed.pointer 1 '^  first wrong step: q1\.kv_per_token, explained under "q1\.kv_per_token"$' out -- "$napkin" grade "$tmp/unnamed_reference.napkin" $g/submission_kv.napkin
+if grep -q '131_072\|131,072' "$tmp/out"; then
+  echo "FAIL grade.unnamed.secret: the unnamed check's expected value is shown"; failures=$((failures + 1))
+else passes=$((passes + 1)); fi
 # With the expected values shown, the student's GB beside the checker's GiB.
 expect_match grade.units.both 1 '^  actual:   1 GB \(0\.9313 GiB\)$' out -- "$napkin" grade $g/reference.napkin $g/submission_units.napkin --show-expected
 # A reference that fails its own check is the grader's mistake, not a grade.
