@@ -280,6 +280,12 @@ bool Comparison::carried(const Step& s, Module* scope, Value& out, std::vector<S
     return false;  // a name the submission lacks, or an error on its values: nothing to carry
   }
   collect(t, inputs);
+  // Only names the reference has: a field the student adds to the record
+  // (`given = my_own_inputs`) must not stand in for the reference's `given`.
+  for (const Step& in : inputs) {
+    Value r;
+    if (!in.name.empty() && !ref_value(in.name, r)) return false;
+  }
   return true;
 }
 

@@ -161,6 +161,18 @@ expect_match cr.grade 0 '^score: 5 of 5 points$' out -- "$napkin" grade "$ref" "
 printf '# c\r\nlet a = 1\r\nlet b = a +\r\n' >"$tmp/crlf.napkin"
 expect_match crlf.place 2 "crlf\\.napkin:4:1: error\\[E0100\\]|crlf\\.napkin:3:12: error\\[E0100\\]" err -- "$napkin" run "$tmp/crlf.napkin"
 
+# ---- Carried-forward credit reads only the reference's names ------------
+# The reference's q2 is q1.kv_per_token × given.context. A submission whose q2
+# adds its own `given` (context 12,288 token) makes its made-up 3 GiB "follow"
+# from its doubled q1 (262,144 B/token × 12,288 token = 3 GiB): no credit.
+cp examples/grading/reference.napkin "$tmp/ecf_reference.napkin"
+sed 's/^  kv_per_sequence = .*/  given = fake\n  kv_per_sequence = 3 GiB/' examples/grading/submission_kv.napkin >"$sub/ecf_fake.napkin"
+printf 'scenario fake {\n  context = 12288 token\n}\n' >>"$sub/ecf_fake.napkin"
+expect_match ecf.own_names 1 '^score: 5\.5 of 14 points$' out -- "$napkin" grade "$tmp/ecf_reference.napkin" "$sub/ecf_fake.napkin"
+if grep -q 'carried forward: q2\.' "$tmp/out"; then
+  echo "FAIL ecf.own_names.q2: a field the submission adds earns q2 carried-forward credit"; failures=$((failures + 1))
+else passes=$((passes + 1)); fi
+
 # ---- A submission that does not parse is one message, not one a check ---
 # examples/grading/submission_broken.napkin: `* *` at 16:37 stops all seven checks.
 expect_match broken.once 2 '^score: 0 of 14 points$' out -- "$napkin" grade examples/grading/reference.napkin examples/grading/submission_broken.napkin
