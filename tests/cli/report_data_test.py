@@ -127,13 +127,13 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("diff.check_moved.text", "  ✗ check s.x == 1 GB  (failed before; actual 2 GB → 3 GB)\n" in done.stdout)
 
 # uncertain_decode on 4 GPUs instead of 8 (examples/review/): the largest
-# batch that fits falls 185 → 66 (floor((320 - 141.1) GB / 2.684 GB), see
+# batch that fits falls 203 → 75 (floor((343.6 - 141.1) GB / 2.684 GB), see
 # tests/review/diff_test.sh), and no batch reaches 5,000 token/s at its 5th
 # percentile any more: the answer 88 becomes E0503 at the statement, line 57.
 done = run("diff", "--format", "json", "examples/uncertain_decode.napkin", "examples/review/uncertain_decode_4_gpus.napkin")
 moved = {m["name"]: m for m in json.loads(done.stdout)["moved"]}
 fits = moved.get("solve decode for batch max where fits", {})
-expect("diff.solve_185_66", fits.get("before", {}).get("si") == 185 and fits.get("after", {}).get("si") == 66)
+expect("diff.solve_203_75", fits.get("before", {}).get("si") == 203 and fits.get("after", {}).get("si") == 75)
 rate = moved.get("solve decode for batch min where p5(tokens_per_s) >= 5000 token/s", {})
 err = rate.get("after", {}).get("error", {})
 expect("diff.solve_error", rate.get("before", {}).get("si") == 88 and (err.get("code"), err.get("line"), err.get("column"))

@@ -47,16 +47,16 @@ expect_match exponent.div 2 'error\[E0209\]' err -- "$napkin" eval '1 B^64 / 1 B
 expect eq.ms_us 0 "true" -- "$napkin" eval '7.362 ms == 7362 us'
 
 # 7. Clearer answers.
-expect_match quick.does_not_fit 1 'does not fit: llama3_70b .* needs 141.8 GB, and one h100_sxm holds 80 GB' err -- \
+expect_match quick.does_not_fit 1 'does not fit: llama3_70b .* needs 141.8 GB, and one h100_sxm holds 85.9 GB' err -- \
   "$napkin" quick --model llama3_70b --gpu h100_sxm
 # The figures are std/serving's, as `run` and `sweep` of the same scenario
-# print them: Llama-3-8B at batch 64 and 8,192 tokens needs 84.78 GB of an
-# H100's 80 GB, and decodes 2,529 token/s (README's sweep, batch 64).
-expect_match quick.figures_kept 1 '^  tokens_per_s += 2,529 token/s$' out -- \
-  "$napkin" quick --model llama3_8b --gpu h100_sxm --batch 64 --context 8192
-expect_match quick.fits_false 1 '^  memory_fits += false$' out -- "$napkin" quick --model llama3_8b --gpu h100_sxm --batch 64 --context 8192
-expect_match quick.says_unfit 1 'does not fit: llama3_8b at batch 64 and context 8192 needs 84.78 GB, and one h100_sxm holds 80 GB' err -- \
-  "$napkin" quick --model llama3_8b --gpu h100_sxm --batch 64 --context 8192
+# print them: Llama-3-8B at batch 66 and 8,192 tokens needs 86.93 GB of an
+# H100's 80 GiB (85.9 GB), and decodes 66 · 3.35 TB/s / 86.93 GB = 2,543 token/s.
+expect_match quick.figures_kept 1 '^  tokens_per_s += 2,543 token/s$' out -- \
+  "$napkin" quick --model llama3_8b --gpu h100_sxm --batch 66 --context 8192
+expect_match quick.fits_false 1 '^  memory_fits += false$' out -- "$napkin" quick --model llama3_8b --gpu h100_sxm --batch 66 --context 8192
+expect_match quick.says_unfit 1 'does not fit: llama3_8b at batch 66 and context 8192 needs 86.93 GB, and one h100_sxm holds 85.9 GB' err -- \
+  "$napkin" quick --model llama3_8b --gpu h100_sxm --batch 66 --context 8192
 expect_match quick.no_negative_batch 1 '^  max_batch += 0$' out -- "$napkin" quick --model llama3_70b --gpu h100_sxm
 expect_match quick.cost_unit 0 'usd_per_million_tokens += [0-9.]+ USD/Mtoken$' out -- \
   "$napkin" quick --model llama3_8b --gpu h100_sxm

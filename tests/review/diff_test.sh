@@ -48,11 +48,12 @@ expect_match diff.base_dir 1 '^  s\.bytes +16 GB → 32 GB$' out -- bash -c '"$1
 expect_match diff.no_base_dir 2 'cannot find the file "hw.napkin"' err -- bash -c '"$1" diff <(cat "$2") <(cat "$3")' _ "$napkin" "$tmp/plans/plan.napkin" "$tmp/plans/plan2.napkin"
 
 # A solve statement's answer moves with its inputs. Llama-3-70B in bf16 on
-# 4 H100s instead of 8: 320 GB hold its 141.1 GB of weights and, at 2.684 GB
-# of KV cache per 8,192-token sequence, floor((320 - 141.1) / 2.684) = 66
-# sequences where 8 GPUs held 185 (the README's figure); 185 → 66 is -64.3%.
+# 4 H100s instead of 8: 4 · 80 GiB = 343.6 GB hold its 141.1 GB of weights
+# and, at 2.684 GB of KV cache per 8,192-token sequence,
+# floor((343.6 - 141.1) / 2.684) = 75 sequences where 8 GPUs held
+# floor((687.2 - 141.1) / 2.684) = 203 (the README's figure); 203 → 75 is -63.1%.
 ud=examples/uncertain_decode.napkin ud4=examples/review/uncertain_decode_4_gpus.napkin
-expect_match diff.solve_moves 1 '^  solve decode for batch max where fits +185 → 66 +-64\.3% \(÷2\.8\)$' out -- "$napkin" diff "$ud" "$ud4"
+expect_match diff.solve_moves 1 '^  solve decode for batch max where fits +203 → 75 +-63\.1% \(÷2\.71\)$' out -- "$napkin" diff "$ud" "$ud4"
 # With half the bandwidth no batch reaches 5,000 token/s at its 5th percentile: the answer becomes an error.
 expect_match diff.solve_fails 1 '^  solve decode for batch min where p5\(tokens_per_s\) >= 5000 token/s +88 → error\[E0503\]' out -- "$napkin" diff "$ud" "$ud4"
 expect_match diff.solve_json 1 '"name": "solve decode for batch max where fits"' out -- "$napkin" diff --format json "$ud" "$ud4"
