@@ -29,14 +29,18 @@ std::string shown(const Interpreter& in, const Value& like, double x) {
 
 std::string count(double x) { return fmt::format("{}", static_cast<long long>(x)); }
 
+// What each recomputation level is called (std/activations' modes).
+const char* recompute_name(double level) { return level == 0 ? "none" : level == 2 ? "full" : "selective"; }
+
 std::string degrees(const LayoutRow& r) {
-  return fmt::format("tp {} · pp {} · vpp {} · cp {} · dp {} · micro_batch {} · zero {}", count(r.tp), count(r.pp),
-                     count(r.vpp), count(r.cp), count(r.dp), count(r.micro_batch), count(r.zero_stage));
+  return fmt::format("tp {} · pp {} · vpp {} · cp {} · dp {} · micro_batch {} · zero {} · recompute {}", count(r.tp),
+                     count(r.pp), count(r.vpp), count(r.cp), count(r.dp), count(r.micro_batch), count(r.zero_stage),
+                     recompute_name(r.recompute));
 }
 
 bool same_layout(const LayoutRow& a, const LayoutRow& b) {
   return a.tp == b.tp && a.pp == b.pp && a.cp == b.cp && a.dp == b.dp && a.micro_batch == b.micro_batch &&
-         a.vpp == b.vpp && a.zero_stage == b.zero_stage;
+         a.vpp == b.vpp && a.zero_stage == b.zero_stage && a.recompute == b.recompute;
 }
 
 std::string best_text(const Interpreter& in, const LayoutResult& r) {
@@ -101,13 +105,14 @@ std::vector<std::string> dropped_lines(const LayoutResult& r) {
 std::vector<std::string> row_cells(const Interpreter& in, const LayoutResult& res, const LayoutRow& r,
                                    std::size_t rank) {
   return {count(rank), count(r.tp), count(r.pp), count(r.vpp), count(r.cp), count(r.dp), count(r.micro_batch),
-          count(r.zero_stage), shown(in, res.time_like, r.step_time), shown(in, res.memory_like, r.memory),
+          count(r.zero_stage), recompute_name(r.recompute), shown(in, res.time_like, r.step_time),
+          shown(in, res.memory_like, r.memory),
           shown(in, res.bubble_like, r.bubble), shown(in, res.mfu_like, r.mfu)};
 }
 
-const std::vector<std::string> kHeads = {"#",    "tp",        "pp",             "vpp",    "cp",
-                                         "dp",   "micro_batch", "zero",         "step_time", "memory_per_gpu",
-                                         "bubble", "implied_mfu"};
+const std::vector<std::string> kHeads = {"#",         "tp",        "pp",             "vpp",    "cp",
+                                         "dp",        "micro_batch", "zero",         "recompute", "step_time",
+                                         "memory_per_gpu", "bubble", "implied_mfu"};
 
 // Terminal width of a UTF-8 string: its code points.
 std::size_t width(const std::string& s) {
@@ -180,6 +185,7 @@ std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_
     ordered_json j;
     j["tp"] = x.tp, j["pp"] = x.pp, j["vpp"] = x.vpp, j["cp"] = x.cp, j["dp"] = x.dp, j["micro_batch"] = x.micro_batch;
     j["zero_stage"] = x.zero_stage;
+    j["recompute"] = recompute_name(x.recompute);
     j["step_time"] = {{"si", x.step_time}, {"display", shown(in, r.time_like, x.step_time)}};
     j["memory_per_gpu"] = {{"si", x.memory}, {"display", shown(in, r.memory_like, x.memory)}};
     j["fits"] = x.fits;

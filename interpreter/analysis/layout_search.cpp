@@ -13,7 +13,8 @@ namespace napkin {
 namespace {
 
 // The inputs a layout sets, in this order, and the fields read back.
-constexpr std::array<const char*, 7> kInputs = {"tp", "pp", "cp", "dp", "micro_batch", "vpp", "zero_stage"};
+constexpr std::array<const char*, 8> kInputs = {"tp",  "pp",         "cp",        "dp", "micro_batch",
+                                               "vpp", "zero_stage", "recompute_level"};
 constexpr std::array<const char*, 6> kColumns = {"layout_ok", "memory_fits", "memory_per_gpu",
                                                  "step_time", "bubble", "implied_mfu"};
 
@@ -105,7 +106,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
   // to the layers: uneven stages are the plan's to accept or refuse).
   const std::vector<double> all = divisors(out.gpus);
   std::vector<double> tps = spec.tp, pps = spec.pp, cps = spec.cp, mbs = spec.micro_batch, vpps = spec.vpp,
-                      zeros = spec.zero_stage;
+                      zeros = spec.zero_stage, recomputes = spec.recompute;
   if (tps.empty())
     for (double d : all)
       if (!tp_inside || d <= out.gpus_per_domain) tps.push_back(d);
@@ -116,6 +117,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
   if (mbs.empty()) mbs = {1, 2, 4, 8, 16};
   if (vpps.empty()) vpps = {1, 2, 3, 4, 6, 8};
   if (zeros.empty()) zeros = {number_in(in, m, base, "zero_stage", out.record)};
+  if (recomputes.empty()) recomputes = {number_in(in, m, base, "recompute_in_use", out.record)};
   std::vector<Candidate> cands;
   for (double tp : tps)
     for (double pp : pps)
@@ -128,12 +130,13 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
             // Virtual stages need a pipeline; without one they are the
             // same layout again.
             if (v > 1 && pp == 1) continue;
-            for (double z : zeros) {
-              if (cands.size() == kMaxLayouts)
-                usage(fmt::format("more than {} layouts of {} GPUs to try", kMaxLayouts, out.gpus),
-                      "name fewer degrees with --tp, --pp, --cp, --vpp, --zero and --micro-batch");
-              cands.push_back({{tp, pp, cp, dp, mb, v, z}});
-            }
+            for (double z : zeros)
+              for (double rc : recomputes) {
+                if (cands.size() == kMaxLayouts)
+                  usage(fmt::format("more than {} layouts of {} GPUs to try", kMaxLayouts, out.gpus),
+                        "name fewer degrees with --tp, --pp, --cp, --vpp, --zero, --recompute and --micro-batch");
+                cands.push_back({{tp, pp, cp, dp, mb, v, z, rc}});
+              }
           }
         }
       }
@@ -216,7 +219,9 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
     LayoutRow r;
     r.tp = cands[p].x[0], r.pp = cands[p].x[1], r.cp = cands[p].x[2], r.dp = cands[p].x[3];
     r.micro_batch = cands[p].x[4], r.vpp = cands[p].x[5], r.zero_stage = cands[p].x[6];
+    r.recompute = cands[p].x[7];
     r.ok = cols[0][p] != 0;
+    for (std::size_t i = 0; i < kValidity.size(); ++i) r.ok = r.ok && cols[validity_at + i][p] != 0;
     r.fits = cols[1][p] != 0;
     r.memory = cols[2][p], r.step_time = cols[3][p], r.bubble = cols[4][p], r.mfu = cols[5][p];
     for (std::size_t i = 0; i < kStepParts.size(); ++i) r.parts[i] = cols[kColumns.size() + i][p];
@@ -233,8 +238,12 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
     }
     valid.push_back(r);
   }
+  // Ties in step time: a layout that fits first, so one that does not is
+  // never named as faster than the chosen one; then the order tried.
   auto faster = [](const LayoutRow& a, const LayoutRow& b) {
-    return a.step_time != b.step_time ? a.step_time < b.step_time : a.order < b.order;
+    if (a.step_time != b.step_time) return a.step_time < b.step_time;
+    if (a.fits != b.fits) return a.fits;
+    return a.order < b.order;
   };
   std::sort(valid.begin(), valid.end(), faster);
   for (const LayoutRow& r : valid) {

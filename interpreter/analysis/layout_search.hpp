@@ -4,7 +4,7 @@
 // dropped, the rest ranked by step time.
 //
 // A layout is tensor, pipeline and context parallel degrees, virtual
-// stages, a micro-batch and a ZeRO stage; data parallelism takes the GPUs
+// stages, a micro-batch, a ZeRO stage and a recomputation level; data parallelism takes the GPUs
 // they leave. The candidates are enumerated here (degrees whose product is
 // the cluster's GPUs, tp no larger than a scale-up domain unless the plan
 // says otherwise, pp up to the layers, micro-batches dividing the batch);
@@ -24,7 +24,7 @@ namespace napkin {
 
 struct LayoutSpec {
   std::string record;                        // the plan: "plan"
-  std::vector<double> tp, pp, cp, micro_batch, vpp, zero_stage;  // the values to try; empty: the defaults above
+  std::vector<double> tp, pp, cp, micro_batch, vpp, zero_stage, recompute;  // the values to try (recompute: 0 none, 1 selective, 2 full); empty: the defaults above
   bool compile = true;                       // false: the tree walker at every point (tests compare the two)
 };
 
@@ -35,9 +35,9 @@ inline constexpr std::array<const char*, 7> kStepParts = {"step_compute", "step_
 
 // Why a candidate is not a layout: the plan's boolean fields, each false
 // for a reason, and what `napkin layout` calls it.
-inline constexpr std::array<const char*, 7> kValidity = {"fills_cluster", "heads_split",    "widths_split",
-                                                         "experts_split", "tp_fits_domain", "stages_split",
-                                                         "batch_split"};
+inline constexpr std::array<const char*, 8> kValidity = {"fills_cluster",  "heads_split",    "widths_split",
+                                                         "experts_split",  "tp_fits_domain", "stages_split",
+                                                         "batch_split",    "recompute_as_searched"};
 inline constexpr std::array<const char*, kValidity.size()> kValidityNames = {
     "the degrees do not fill the cluster",
     "tp does not divide the heads or KV heads",
@@ -45,10 +45,11 @@ inline constexpr std::array<const char*, kValidity.size()> kValidityNames = {
     "ep does not divide the experts or dp·cp",
     "a tp group would leave its scale-up domain",
     "the layers do not split into the stages and virtual stages",
-    "the batch does not split into micro-batches"};
+    "the batch does not split into micro-batches",
+    "the plan sets its recomputation itself"};
 
 struct LayoutRow {
-  double tp = 1, pp = 1, cp = 1, dp = 1, micro_batch = 1, vpp = 1, zero_stage = 1;
+  double tp = 1, pp = 1, cp = 1, dp = 1, micro_batch = 1, vpp = 1, zero_stage = 1, recompute = 1;
   bool ok = false, fits = false;
   double step_time = 0, memory = 0, bubble = 0, mfu = 0;
   std::array<double, kStepParts.size()> parts{};

@@ -50,6 +50,11 @@ Result cmd_layout(const LayoutArgs& a, const Common& c) {
     spec.micro_batch = values_to_try("--micro-batch", a.micro_batch);
     spec.vpp = values_to_try("--vpp", a.vpp);
     spec.zero_stage = values_to_try("--zero", a.zero_stage, 0, 3);
+    for (const std::string& name : a.recompute) {
+      const double level = name == "none" ? 0 : name == "selective" ? 1 : 2;
+      if (std::find(spec.recompute.begin(), spec.recompute.end(), level) == spec.recompute.end())
+        spec.recompute.push_back(level);
+    }
     Module* m = in.load_file(a.file);
     LayoutResult r = search_layouts(in, m, spec);
     const int code = r.ranked.empty() ? 1 : 0;  // nothing fits: like a failed check

@@ -339,6 +339,7 @@ int main(int argc, char** argv) {
   layout_cmd->add_option("--micro-batch", layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8,16)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--vpp", layout.vpp, "virtual stages per GPU to try (default 1,2,3,4,6,8)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--zero", layout.zero_stage, "ZeRO stages to try, 0 to 3 (default: the plan's)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--recompute", layout.recompute, "recomputation to try: none, selective, full (default: the plan's)")->delimiter(',')->type_name("MODE")->check(CLI::IsMember({"none", "selective", "full"}));
   layout_cmd->add_option("--against", layout.against, "another plan of the file (a new model or cluster): say whether its best layout differs");
   layout_cmd->add_option("--format", layout.format, "text (default), markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
   add_common(layout_cmd);

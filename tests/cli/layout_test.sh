@@ -9,21 +9,21 @@ two=(--tp 8 --pp 1,4 --micro-batch 1 --vpp 1)
 
 # pp 1 would take 10.78 s but needs 65.98 GB of the 40 GB budget; pp 4
 # (11.33 s, 26.73 GB) is chosen.
-expect_match layout.chosen 0 '^  1  8  4   1  1 16           1    1   11\.33 s       26\.73 GB 4\.478%      31\.66%$' out -- "$napkin" layout "$f" plan "${two[@]}"
+expect_match layout.chosen 0 '^  1  8  4   1  1 16           1    1 selective   11\.33 s       26\.73 GB 4\.478%      31\.66%$' out -- "$napkin" layout "$f" plan "${two[@]}"
 expect_in layout.header "$tmp/out" '^layout plan: 512 GPUs, domains of 8; 2 layouts tried, 0 not valid, 1 does not fit in 40 GB$'
-expect_in layout.not_chosen "$tmp/out" '^not chosen: tp 8 · pp 1 · vpp 1 · cp 1 · dp 64 · micro_batch 1 · zero 1 would take 10\.78 s, faster than any layout that fits, but needs 65\.98 GB per GPU, over 40 GB$'
+expect_in layout.not_chosen "$tmp/out" '^not chosen: tp 8 · pp 1 · vpp 1 · cp 1 · dp 64 · micro_batch 1 · zero 1 · recompute selective would take 10\.78 s, faster than any layout that fits, but needs 65\.98 GB per GPU, over 40 GB$'
 # With the whole 80 GB both fit; pp 1 wins, and pp 4 loses by its bubble
 # (3 slots of 167.41 ms) and its last stage, which runs the LM head for
 # each of 64 micro-batches (64 · 146.20 ms against 16 · 560.33 ms).
-expect_match layout.roomy 0 '^  1  8  1   1  1 64           1    1   10\.78 s       65\.98 GB     0%      33\.26%$' out -- "$napkin" layout "$f" roomy "${two[@]}"
-expect_in layout.why "$tmp/out" '^  #2 tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1: \+543 ms \(\+5\.0%\): bubble \+502\.2 ms, compute \+391\.5 ms, pipeline hand-offs \+21\.47 ms, data parallel \(exposed\) −372\.2 ms$'
+expect_match layout.roomy 0 '^  1  8  1   1  1 64           1    1 selective   10\.78 s       65\.98 GB     0%      33\.26%$' out -- "$napkin" layout "$f" roomy "${two[@]}"
+expect_in layout.why "$tmp/out" '^  #2 tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 · recompute selective: \+543 ms \(\+5\.0%\): bubble \+502\.2 ms, compute \+391\.5 ms, pipeline hand-offs \+21\.47 ms, data parallel \(exposed\) −372\.2 ms$'
 # JSON and Markdown.
 expect_match layout.json 0 '"not_fitting": 1' out -- "$napkin" layout "$f" plan "${two[@]}" --format json
 expect_in layout.json.unfit "$tmp/out" '"fastest_not_fitting": \{'
-expect_match layout.markdown 0 '^\| 1 \| 8 \| 4 \| 1 \| 1 \| 16 \| 1 \| 1 \| 11\.33 s \| 26\.73 GB \| 4\.478% \| 31\.66% \|$' out -- "$napkin" layout "$f" plan "${two[@]}" --format markdown
+expect_match layout.markdown 0 '^\| 1 \| 8 \| 4 \| 1 \| 1 \| 16 \| 1 \| 1 \| selective \| 11\.33 s \| 26\.73 GB \| 4\.478% \| 31\.66% \|$' out -- "$napkin" layout "$f" plan "${two[@]}" --format markdown
 # Against another plan: the 80 GB budget changes the best layout (pp 4 → pp 1).
-expect_match layout.against 0 '^against roomy: the best layout changes: tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 \(11\.33 s\) → tp 8 · pp 1 · vpp 1 · cp 1 · dp 64 · micro_batch 1 · zero 1 \(10\.78 s\)$' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy
-expect_match layout.against.same 0 '^against roomy: the best layout stays tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 \(11\.33 s → 11\.33 s\)$' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --vpp 1 --against roomy
+expect_match layout.against 0 '^against roomy: the best layout changes: tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 · recompute selective \(11\.33 s\) → tp 8 · pp 1 · vpp 1 · cp 1 · dp 64 · micro_batch 1 · zero 1 · recompute selective \(10\.78 s\)$' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy
+expect_match layout.against.same 0 '^against roomy: the best layout stays tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 · recompute selective \(11\.33 s → 11\.33 s\)$' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --vpp 1 --against roomy
 expect_match layout.against.json 0 '"changed": true' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy --format json
 # Nothing fits: exit 1, and the fastest layout that did not is named.
 expect_match layout.none 1 '^no layout fits$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1 --micro-batch 1 --vpp 1
@@ -40,14 +40,27 @@ expect_in layout.bloom.stages "$tmp/out" '^  not valid: [0-9]+ the layers do not
 expect_no_match layout.bloom.no_tp6 0 '^ +[0-9]+ +[36] +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ ' out -- "$napkin" layout "$runs" bloom --top 1000
 # Its published layout, tp 4 · pp 12 (uneven: 5, 6 × 10, 5 layers), is
 # among those ranked.
-expect_in layout.bloom.published "$tmp/out" '^ +[0-9]+ +4 +12 +1 +1 +8 +1 +1 '
+expect_in layout.bloom.published "$tmp/out" '^ +[0-9]+ +4 +12 +1 +1 +8 +1 +1 +selective '
 expect_match layout.bloom.json 0 '"heads_split": [1-9]' out -- "$napkin" layout "$runs" bloom --format json
 # Llama 3 405B on 8,192 H100s at 8k context: layouts fit (exit 0), the
 # published tp 8 · pp 16 · dp 64 among them, 126 layers on uneven stages.
-expect_match layout.l405.fits 0 '^ +[0-9]+ +8 +16 +1 +1 +64 +1 +2 ' out -- "$napkin" layout "$runs" l405 --top 10
+expect_match layout.l405.fits 0 '^ +[0-9]+ +8 +16 +1 +1 +64 +1 +2 +selective ' out -- "$napkin" layout "$runs" l405 --top 10
 # --vpp and --zero name the values to try; a ZeRO stage past 3 is refused.
 expect_match layout.zero 0 '; 4 layouts tried' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --zero 0,1,2,3
 expect_match layout.zero_range 2 '^error\[E0800\]: each value of --zero must be a whole number from 0 to 3, but this is 4$' err -- "$napkin" layout "$f" roomy --zero 4
+
+# --recompute names the recomputation to try: full recomputation takes
+# less memory and more time. By hand (the flat model): compute 64
+# micro-batches · 20 layers · 6.902161 ms / 3 = 2.945 s more; two more
+# all-reduces a layer, 64 · 20 · 2 · 0.2609789 ms = 668.1 ms; 3 slots of
+# bubble grow by 56.45 ms each; a longer backward pass hides 46.01 ms more
+# of the data-parallel traffic: +3.736 s.
+expect_match layout.recompute 0 '^  2  8  4   1  1 16           1    1      full ' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --recompute selective,full
+expect_in layout.recompute.why "$tmp/out" 'recompute full: \+3\.736 s \(\+33\.0%\): compute \+2\.945 s, tensor parallel \+668\.1 ms'
+# A plan that sets recompute itself is searched at it, the others dropped
+# with that reason.
+expect_match layout.recompute.set 0 '^  not valid: 2 the plan sets its recomputation itself ' out -- "$napkin" layout bench/validation/megatron_runs.napkin k_1t_full.plan --tp 8 --pp 64 --vpp 1 --micro-batch 1 --recompute none,selective,full
+expect_match layout.recompute.bad 2 'recompute' err -- "$napkin" layout "$f" roomy --recompute some
 
 # Errors.
 expect_match layout.not_plan 2 'has no field `tp`' err -- "$napkin" layout examples/uncertain_decode.napkin decode
