@@ -142,23 +142,35 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
   auto after_owner = std::make_unique<Interpreter>(options(c));
   Interpreter& before_in = *before_owner;
   Interpreter& after_in = *after_owner;
-  // Only --explain prints a derivation: without it, recording what every
-  // formula read is work and memory nothing uses.
+  // Only --explain prints a derivation, and only an input that names
+  // another record lists what was read of it: otherwise recording what
+  // every formula read is work and memory nothing uses.
   before_in.set_tracing(!a.explain.empty());
   after_in.set_tracing(!a.explain.empty());
+  std::unique_ptr<Interpreter> traced_before, traced_after;
   Result r;
   try {
-    Version before{&before_in, load(before_in, s.before_path, s.before_name, s.before_dir), {}};
-    Version after{&after_in, load(after_in, s.after_path, s.after_name, s.after_dir), {}};
-    before.report = build_report(before_in, before.module, false, false, Derivations::Results);
-    after.report = build_report(after_in, after.module, false, false, Derivations::Results);
-    // What the files' `solve` statements find moves with their inputs too.
-    before.report.solves = solve_statements(before_in, before.module, 0);
-    after.report.solves = solve_statements(after_in, after.module, 0);
+    auto evaluate = [&](Interpreter& b_in, Interpreter& a_in) {
+      Version before{&b_in, load(b_in, s.before_path, s.before_name, s.before_dir), {}};
+      Version after{&a_in, load(a_in, s.after_path, s.after_name, s.after_dir), {}};
+      before.report = build_report(b_in, before.module, false, false, Derivations::Results);
+      after.report = build_report(a_in, after.module, false, false, Derivations::Results);
+      // What the files' `solve` statements find moves with their inputs too.
+      before.report.solves = solve_statements(b_in, before.module, 0);
+      after.report.solves = solve_statements(a_in, after.module, 0);
+      return std::pair{std::move(before), std::move(after)};
+    };
+    auto [before, after] = evaluate(before_in, after_in);
     if (!a.explain.empty()) {
       r = explain_both(a, before, after, s);
     } else {
-      const Diff d = diff_versions(before, after, threshold);
+      Diff d = diff_versions(before, after, threshold);
+      if (d.records_changed) {  // once more, traced, to list the figures of those records the files read
+        traced_before = std::make_unique<Interpreter>(options(c));
+        traced_after = std::make_unique<Interpreter>(options(c));
+        auto [b2, a2] = evaluate(*traced_before, *traced_after);
+        d = diff_versions(b2, a2, threshold);
+      }
       r.out = a.format == "json" ? diff_json(d) : a.format == "markdown" ? diff_markdown(d) : diff_text(d);
       r.code = d.anything_moved() ? 1 : 0;
     }
@@ -167,8 +179,8 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
   }
   if (c.process_ends) {
     std::vector<std::unique_ptr<Interpreter>> both;
-    both.push_back(std::move(before_owner));
-    both.push_back(std::move(after_owner));
+    for (auto* owner : {&before_owner, &after_owner, &traced_before, &traced_after})
+      if (*owner) both.push_back(std::move(*owner));
     leave_for_exit(std::move(both));
   }
   if (a.git) {

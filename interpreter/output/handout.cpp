@@ -10,6 +10,7 @@
 
 #include "grammar/comments.hpp"
 #include "interpreter/derivation/derivation.hpp"
+#include "record_figures.hpp"
 #include "report.hpp"
 
 namespace napkin {
@@ -185,24 +186,6 @@ std::string blank_unit(const Interpreter& in, const Value& v, const ast::TypeExp
   if (declared && declared->kind == ast::TypeKind::Unit) return declared->unit.text;
   if (v.q.dim.dimensionless()) return "";
   return shown_value(in, Value::quantity(1, v.q.dim)).unit;
-}
-
-// The figures of record `r` that evaluating the file read: the fields that
-// a block of it or of what it extends declares as a literal (a spec's
-// figure, never a computed value, which may be an answer), and not the kind
-// it is at the root of its chain (`transformer`, `gpu`), whose defaults
-// (`sliding_window = 0 token`) are no figure of this one.
-std::vector<std::size_t> figures_read(const Record& r) {
-  std::vector<std::size_t> out;
-  const auto slots = r.slots();
-  for (std::size_t i = 0; i < slots.size() && i < r.state.size(); ++i) {
-    const Slot& slot = slots[i];
-    if (r.state[i].status != FieldState::Status::Done || !slot.decl || !slot.decl->value ||
-        !is_literal(*slot.decl->value) || r.state[i].value.kind != Value::Kind::Quantity)
-      continue;
-    if (slot.super) out.push_back(i);  // a block with a base: not the root's
-  }
-  return out;
 }
 
 struct Builder {

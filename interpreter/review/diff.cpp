@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <set>
 #include <tuple>
@@ -15,6 +16,7 @@
 #include "interpreter/core/format.hpp"
 #include "interpreter/output/check_results.hpp"
 #include "interpreter/output/error_info.hpp"
+#include "interpreter/output/record_figures.hpp"
 
 namespace napkin {
 namespace {
@@ -289,6 +291,80 @@ bool same_formula(const ast::Expr* a, const ast::Expr* b) {
 
 std::string formula_text(const ast::Expr* e) { return e ? pretty(*e) : "(no value)"; }
 
+// Field `name` of record `r`, as one version sees it (absent if it has none).
+DiffSide figure_side(Interpreter& in, Record* r, const std::string& name) {
+  DiffSide s;
+  const std::size_t i = r->table->find(name);
+  if (i == SlotTable::npos) return s;
+  s.present = true;
+  try {
+    s.value = in.field(r, i, Span{});
+    s.ok = true;
+    s.shown = in.show(s.value);
+    if (s.value.kind == Value::Kind::Quantity) s.si_unit = in.units().format(s.value.q.dim);
+  } catch (const MissingInput& m) {
+    s.needs = m.field();
+    s.shown = "needs " + s.needs;
+  } catch (const Error& err) {
+    s.error = std::make_shared<const Diagnostic>(err.diagnostic());
+    s.shown = error_line(*s.error, false);
+  }
+  return s;
+}
+
+// Every field a formula of the version read, down through the fields and
+// calls it read: from the traces its records' fields and lets keep.
+using Reads = std::set<std::pair<const Record*, std::size_t>>;
+
+void read_by(const Trace& t, Reads& out, std::set<const Binding*>& lets) {
+  for (const TraceEntry& e : t.entries) {
+    if (e.rec && out.insert({e.rec, e.field}).second && e.rec->state.size() > e.field)
+      read_by(e.rec->state[e.field].trace, out, lets);
+    if (e.binding && lets.insert(e.binding).second) read_by(e.binding->state.trace, out, lets);
+    if (e.call) read_by(e.call->trace, out, lets);
+  }
+}
+
+Reads reads_of(Version& v) {
+  Reads out;
+  std::set<const Binding*> lets;
+  for (const Section& s : v.report.sections) {
+    Binding* b = v.in->find_binding(v.module, s.name);
+    if (!b) continue;
+    if (s.kind == "let") {
+      if (lets.insert(b).second) read_by(b->state.trace, out, lets);
+      continue;
+    }
+    if (b->state.status != FieldState::Status::Done || b->state.value.kind != Value::Kind::Record) continue;
+    const Record* r = b->state.value.rec;
+    for (const FieldState& f : r->state) read_by(f.trace, out, lets);
+  }
+  return out;
+}
+
+// An input changed from one record to another (`gpu = h200` to `mi300x`):
+// what moved with it is the figures of the two (record_figures.hpp) that a
+// formula of either version read, each named once, in the new record's
+// order.
+void record_figures(DiffEntry& e, Version& before, Version& after, const Reads& read_before,
+                    const Reads& read_after) {
+  Record* was = e.before.value.rec;
+  Record* now = e.after.value.rec;
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (auto [r, read] : {std::pair{now, &read_after}, std::pair{was, &read_before}})
+    for (std::size_t i = 0; i < r->slots().size(); ++i)
+      if (read->count({r, i}) && is_figure(*r, i) && seen.insert(r->slots()[i].name).second)
+        names.push_back(r->slots()[i].name);
+  for (const std::string& name : names) {
+    DiffEntry f = entry(e.name + "." + name, figure_side(*before.in, was, name), figure_side(*after.in, now, name));
+    side_by_side(f, *before.in, *after.in);
+    if (!f.before.present) f.before_text = "(none)";
+    if (!f.after.present) f.after_text = "(none)";
+    e.figures.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 Diff diff_versions(Version& before, Version& after, double threshold) {
@@ -296,6 +372,7 @@ Diff diff_versions(Version& before, Version& after, double threshold) {
   const Values a = collect(after);
   Diff d;
   std::set<std::pair<const void*, const void*>> inputs_seen;
+  std::optional<std::pair<Reads, Reads>> reads;  // made when an input names a record
   struct Moving {
     const std::string* name;
     const DiffSide* was;
@@ -318,6 +395,11 @@ Diff diff_versions(Version& before, Version& after, double threshold) {
       DiffEntry e = entry(name, was, now);
       e.before_text = formula_text(was.formula);
       e.after_text = formula_text(now.formula);
+      if (was.ok && now.ok && was.value.kind == Value::Kind::Record && now.value.kind == Value::Kind::Record) {
+        d.records_changed = true;
+        if (!reads) reads.emplace(reads_of(before), reads_of(after));
+        record_figures(e, before, after, reads->first, reads->second);
+      }
       d.inputs.push_back(std::move(e));
     }
     if (!is_value(was) || !is_value(now) || same(was, now)) continue;

@@ -40,6 +40,10 @@ struct DiffEntry {
   std::string before_text, after_text, unit;
   // Rows that moved identically through a plain alias, folded into this one.
   std::vector<std::string> same_as;
+  // An input that names another record (`node.gpu  h200 → mi300x`): the
+  // figures of the two records that either version read, old and new
+  // (record_figures.hpp), as `node.gpu.memory_bandwidth`.
+  std::vector<DiffEntry> figures;
 };
 
 struct CheckDiff {
@@ -58,6 +62,10 @@ struct Diff {
   std::vector<DiffEntry> appeared, disappeared;
   std::vector<CheckDiff> checks;  // checks whose outcome changed, or that still fail with other values
   std::size_t hidden = 0;         // moves smaller than the threshold
+  // An input names another record in each version: its figures are listed
+  // from what the versions' formulas read, which only traced versions
+  // (Interpreter::set_tracing) record.
+  bool records_changed = false;
 
   bool values_moved() const { return !moved.empty() || !appeared.empty() || !disappeared.empty(); }
   // What the exit status says (1): a value moved past the threshold, or an

@@ -70,7 +70,10 @@ std::string diff_text(const Diff& d) {
   std::vector<std::string> parts;
   if (!d.inputs.empty()) {
     std::vector<std::array<std::string, 3>> rows;
-    for (const auto& e : d.inputs) rows.push_back({e.name, e.before_text + " → " + e.after_text, ""});
+    for (const auto& e : d.inputs) {
+      rows.push_back({e.name, e.before_text + " → " + e.after_text, ""});
+      for (const auto& f : e.figures) rows.push_back({"  " + f.name, values_text(f), change_text(f)});
+    }
     parts.push_back("inputs changed\n" + table(rows));
   }
   if (!d.moved.empty() || d.hidden) {
@@ -102,8 +105,11 @@ std::string diff_markdown(const Diff& d) {
   std::string out;
   if (!d.inputs.empty()) {
     out += "**Inputs changed**\n\n| input | before | after |\n| --- | --- | --- |\n";
-    for (const auto& e : d.inputs)
+    for (const auto& e : d.inputs) {
       out += fmt::format("| {} | {} | {} |\n", md_code(e.name), md_code(e.before_text), md_code(e.after_text));
+      for (const auto& f : e.figures)  // what moved with the record: its figures the file read
+        out += fmt::format("| {} | {} | {} |\n", md_code(f.name), md_value(f.before), md_value(f.after));
+    }
     out += "\n";
   }
   if (!d.moved.empty()) {
@@ -160,7 +166,20 @@ std::string diff_json(const Diff& d) {
   };
   json out = json::object();
   json inputs = json::array();
-  for (const auto& e : d.inputs) inputs.push_back({{"name", e.name}, {"before", e.before_text}, {"after", e.after_text}});
+  for (const auto& e : d.inputs) {
+    json j = {{"name", e.name}, {"before", e.before_text}, {"after", e.after_text}};
+    if (!e.figures.empty()) {
+      json figures = json::array();
+      for (const auto& f : e.figures) {
+        json fj = {{"name", f.name}, {"before", f.before.present ? side(f.before) : json(nullptr)},
+                   {"after", f.after.present ? side(f.after) : json(nullptr)}};
+        fj["change"] = f.numeric && std::isfinite(f.change) ? json(f.change) : json(nullptr);
+        figures.push_back(std::move(fj));
+      }
+      j["figures"] = std::move(figures);
+    }
+    inputs.push_back(std::move(j));
+  }
   out["inputs"] = std::move(inputs);
   json moved = json::array();
   for (const auto& e : d.moved) {
