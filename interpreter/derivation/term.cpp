@@ -1,5 +1,10 @@
 #include "term.hpp"
 
+#include <climits>
+#include <utility>
+
+#include "grammar/text_width.hpp"
+
 namespace napkin {
 namespace {
 
@@ -60,6 +65,70 @@ Term term_of(const ast::Expr& e, const TermOptions& o) {
     };
   Term out;
   out.tokens = expression_tokens(e, t, &out.binding);
+  return out;
+}
+
+namespace {
+
+using Range = std::pair<std::size_t, std::size_t>;  // tokens [first, second)
+
+std::size_t columns(const Tokens& t, Range r) { return code_points(token_text(t.data() + r.first, t.data() + r.second)); }
+
+// Whether a line may break before token i, and how loosely: before a
+// binary operator, at its binding; after a comma (between a call's
+// arguments), looser than any operator inside the same brackets.
+int break_before(const Tokens& t, std::size_t i) {
+  if (t[i].breaks >= 0) return t[i].breaks;
+  if (t[i - 1].kind == Token::Kind::Punct && t[i - 1].text == "," && t[i].space) return -1;
+  return INT_MAX;
+}
+
+std::vector<Range> wrapped(const Tokens& t, Range r, std::size_t width) {
+  if (columns(t, r) <= width) return {r};
+  // The loosest breaks of the outermost brackets that have any.
+  int depth = INT_MAX, loosest = INT_MAX;
+  for (std::size_t i = r.first + 1; i < r.second; ++i) {
+    const int b = break_before(t, i);
+    if (b != INT_MAX && (t[i].depth < depth || (t[i].depth == depth && b < loosest))) {
+      depth = t[i].depth;
+      loosest = b;
+    }
+  }
+  if (depth == INT_MAX) return {r};
+  std::vector<Range> pieces;
+  std::size_t from = r.first;
+  for (std::size_t i = r.first + 1; i < r.second; ++i)
+    if (break_before(t, i) == loosest && t[i].depth == depth) {
+      pieces.push_back({from, i});
+      from = i;
+    }
+  pieces.push_back({from, r.second});
+  // As many pieces a line as fit; a piece too long alone breaks inside.
+  std::vector<Range> out;
+  Range line = pieces[0];
+  const auto flush = [&] {
+    for (const Range& l : wrapped(t, line, width)) out.push_back(l);
+  };
+  for (std::size_t k = 1; k < pieces.size(); ++k) {
+    if (columns(t, {line.first, pieces[k].second}) <= width) {
+      line.second = pieces[k].second;
+      continue;
+    }
+    flush();
+    line = pieces[k];
+  }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> wrapped_text(const Term& term, std::size_t width) {
+  const Tokens& t = term.tokens;
+  if (t.empty()) return {""};
+  std::vector<std::string> out;
+  for (const Range& r : wrapped(t, {0, t.size()}, width))
+    out.push_back(token_text(t.data() + r.first, t.data() + r.second));
   return out;
 }
 

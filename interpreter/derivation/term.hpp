@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "grammar/ast.hpp"
 #include "grammar/tokens.hpp"
@@ -79,5 +80,12 @@ Term term_of(const ast::Expr& e, const TermOptions& o = {});
 
 // `t -> unit`, with the parentheses an `if` or another conversion needs.
 Term converted(Term t, const std::string& unit);
+
+// The term's plain text in lines of at most `width` columns where it can
+// be: broken before the operators the token stream marks, the loosest of
+// the outermost first (`+` before `·`), inside parentheses only where a
+// piece is still too long. A piece with no break in it stays whole. Each
+// line after the first begins with its operator.
+std::vector<std::string> wrapped_text(const Term& t, std::size_t width);
 
 }  // namespace napkin

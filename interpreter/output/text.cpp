@@ -17,6 +17,19 @@ std::size_t width(const std::string& s) {
 
 std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
 
+// A derivation's line after `lead`, broken at its operators where it would
+// pass kPage columns, each further line indented two past the formula's start
+// (never to less than kNarrowest columns of formula).
+constexpr std::size_t kPage = 100, kNarrowest = 60;
+std::string wrapped_line(const std::string& lead, const Term& t) {
+  const std::size_t at = width(lead);
+  const std::size_t room = std::max(kNarrowest, kPage > at + 2 ? kPage - at - 2 : 0);
+  const auto lines = wrapped_text(t, room);
+  std::string out = lead + lines[0];
+  for (std::size_t i = 1; i < lines.size(); ++i) out += "\n" + std::string(at + 2, ' ') + lines[i];
+  return out;
+}
+
 void field_lines(const FieldReport& f, std::size_t name_width, const std::string& indent, bool steps, std::string& out) {
   const std::string head = indent + pad(f.name, name_width) + " = ";
   if (!f.ok) {
@@ -31,16 +44,16 @@ void field_lines(const FieldReport& f, std::size_t name_width, const std::string
     out += head + text(f.derivation.result) + note + "\n";
     return;
   }
-  const auto lines = derivation_text(f.derivation);
+  const auto lines = derivation_lines(f.derivation);
   const std::string cont = indent + std::string(name_width, ' ') + " = ";
   for (std::size_t i = 0; i < lines.size(); ++i)
-    out += (i == 0 ? head : cont) + lines[i] + (i + 1 == lines.size() ? note : "") + "\n";
+    out += wrapped_line(i == 0 ? head : cont, lines[i]) + (i + 1 == lines.size() ? note : "") + "\n";
   // Each function the formula calls, opened: its body with the arguments bound.
   for (const auto& c : f.derivation.calls) {
-    const auto inner = derivation_text(*c.derivation);
+    const auto inner = derivation_lines(*c.derivation);
     const std::string where = indent + std::string(name_width, ' ') + "   where " + c.label + " = ";
     const std::string more = std::string(width(where) - 2, ' ') + "= ";
-    for (std::size_t i = 0; i < inner.size(); ++i) out += (i == 0 ? where : more) + inner[i] + "\n";
+    for (std::size_t i = 0; i < inner.size(); ++i) out += wrapped_line(i == 0 ? where : more, inner[i]) + "\n";
   }
 }
 

@@ -8,7 +8,7 @@ ex=examples/uncertain_decode.napkin
 
 expect_match run.text 0 '^  tokens_per_s = 3,206 token/s \(90%: 3,022–3,400\)$' out -- "$napkin" run "$ex"
 expect_in run.input "$tmp/out" '^  mfu          = 43\.87% \(90%: 35–55\)$'
-expect_match run.steps 0 '^               = 32 · 1 token / \(9\.982 ms \(90%: 9\.41–10\.6\)\)$' out -- "$napkin" run "$ex" --steps
+expect_match run.steps 0 '^               = 32 · 1 token / \(9\.982 ms \(90%: 9\.41–10\.6\)\)$' out -- "$napkin" run "$ex" --steps=one
 expect_match run.json 0 '"range": \{' out -- "$napkin" run "$ex" --format json
 expect_in run.json.p95 "$tmp/out" '"p95": 3400\.0'
 expect_in run.json.samples "$tmp/out" '"samples": 10000'

@@ -24,6 +24,31 @@ for f in examples/*.napkin; do
     failures=$((failures + 1))
   else passes=$((passes + 1)); fi
 done
+# A derivation line of the text sheet breaks at its operators: none is wider
+# than 100 columns (a record's header, a sweep's table, a measurement's note
+# and a `where` under a long call's label may be).
+for f in examples/*.napkin; do
+  name=$(basename "$f" .napkin)
+  /usr/bin/python3 - "$tmp/$name.txt" "$name" <<'PY' && passes=$((passes + 1)) || failures=$((failures + 1))
+import re, sys
+wide, skip = [], False
+for line in open(sys.argv[1], encoding="utf-8").read().split("\n"):
+    if line == "checks":
+        break
+    if line.startswith("sweep ") or re.match(r"^\s+where ", line):
+        skip = True
+    elif line == "" or re.match(r"^\s{0,24}\S+ += ", line):
+        skip = False
+    if skip or re.match(r"^(model|scenario|hardware|plan|cluster) ", line) or "[measured" in line or "[fallback" in line:
+        continue
+    if len(line) > 100:
+        wide.append(line)
+if wide:
+    print(f"FAIL text.width.{sys.argv[2]}: {len(wide)} lines wider than 100 columns, the first: {wide[0][:160]}")
+    sys.exit(1)
+PY
+done
+
 # --steps=all keeps the general formula: the exercise's total has its zero terms.
 "$napkin" run examples/exercise1_size_a_model.napkin --steps=all >"$tmp/all.txt" 2>/dev/null
 expect_in all.keeps_zero_terms "$tmp/all.txt" '\+ 0 param \+ 393,216,000 param \+ 0 param'

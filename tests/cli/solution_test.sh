@@ -77,8 +77,10 @@ expect_in text.d_head "$tmp/sheet.txt" '^  d_head = d_model / heads$'
 "$napkin" run "$exercise" --steps=short >"$tmp/short.txt" 2>/dev/null
 expect_in short.d_head "$tmp/short.txt" '^  d_head = drill\.head_dim$'
 "$napkin" run "$exercise" --steps=flat >"$tmp/flat.txt" 2>/dev/null
-# The flat form is explain --flat's line: everything inlined (here the layer's four matrices).
-expect_in flat.layer "$tmp/flat.txt" '^        = 6,144 · 48 · 128.* \+ 3 · 6,144 · 16,384'
+# The flat form is explain --flat's line: everything inlined (here the layer's
+# four matrices), broken before a `+` where it would pass 100 columns.
+expect_in flat.layer "$tmp/flat.txt" '^        = 6,144 · 48 · 128 param \+ 6,144 · 8 · \(128 \+ 128\)'
+expect_in flat.layer_wrapped "$tmp/flat.txt" '^            \+ 3 · 6,144 · 16,384 param$'
 
 "$napkin" run "$exercise" --steps=one --format json >"$tmp/sheet.json" 2>/dev/null
 /usr/bin/python3 - "$tmp/sheet.json" <<'EOF' && passes=$((passes + 1)) || failures=$((failures + 1))
