@@ -1,13 +1,12 @@
 // `napkin grade REFERENCE SUBMISSION`: the reference's checks run against the
 // submission's names, each with its name and points; for each failed check,
-// the first step where the submission parts from the reference.
+// the first step where the submission parts from the reference, and the
+// share of its points carried forward when it is right from wrong earlier
+// answers (feedback.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
-#include <map>
 #include <optional>
-#include <set>
 
 #include "interpreter/derivation/check_failure.hpp"
 #include "interpreter/io/read_source.hpp"

@@ -23,7 +23,7 @@ namespace napkin::cli {
 struct Feedback {
   Comparison& cmp;
   const std::vector<Step>& answers;  // every answer the reference checks
-  bool show_reference;
+  bool show_expected;  // the reference's values (--show-expected)
   double share;  // of its points, for an answer right from wrong earlier ones
   Module* scope;
   std::map<std::string, std::string> explained;  // each wrong step, by the check that explains it
@@ -41,7 +41,7 @@ struct Feedback {
         ch.feedback.push_back(fmt::format("first wrong step: {}, explained under \"{}\"", w.name, it->second));
         continue;
       }
-      std::vector<std::string> lines = cmp.explain(w, answers, show_reference);
+      std::vector<std::string> lines = cmp.explain(w, answers, show_expected);
       if (lines.empty()) continue;
       explained[w.name] = shown_name(ch);
       for (auto& line : lines) ch.feedback.push_back(std::move(line));
@@ -51,7 +51,7 @@ struct Feedback {
   // The check's name as the student reads it: an unnamed check's text holds
   // the expected value, so without it the check is named by its answer (disclose()).
   std::string shown_name(const CheckOutcome& ch) const {
-    if (show_reference || ch.name != ch.source) return ch.name;
+    if (show_expected || ch.name != ch.source) return ch.name;
     return ch.answer.empty() ? "an earlier check" : ch.answer;
   }
 
@@ -69,7 +69,7 @@ struct Feedback {
     const std::string in_checker = ch.actual;
     ch.actual = ch.actual_own;
     // The checker's unit says which unit the question wants: shown only beside the expected value.
-    if (show_reference && in_checker != ch.actual) ch.actual += " (" + in_checker + ")";
+    if (show_expected && in_checker != ch.actual) ch.actual += " (" + in_checker + ")";
     if (!ch.answer.empty()) ch.message = failed_message(ch, true);
   }
 
