@@ -117,7 +117,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
   if (mbs.empty()) mbs = {1, 2, 4, 8, 16};
   if (vpps.empty()) vpps = {1, 2, 3, 4, 6, 8};
   if (zeros.empty()) zeros = {number_in(in, m, base, "zero_stage", out.record)};
-  if (recomputes.empty()) recomputes = {number_in(in, m, base, "recompute_in_use", out.record)};
+  if (recomputes.empty()) recomputes = {number_in(in, m, base, "recompute_level", out.record)};
   std::vector<Candidate> cands;
   for (double tp : tps)
     for (double pp : pps)

@@ -35,9 +35,9 @@ inline constexpr std::array<const char*, 7> kStepParts = {"step_compute", "step_
 
 // Why a candidate is not a layout: the plan's boolean fields, each false
 // for a reason, and what `napkin layout` calls it.
-inline constexpr std::array<const char*, 8> kValidity = {"fills_cluster",  "heads_split",    "widths_split",
-                                                         "experts_split",  "tp_fits_domain", "stages_split",
-                                                         "batch_split",    "recompute_as_searched"};
+inline constexpr std::array<const char*, 7> kValidity = {"fills_cluster", "heads_split",    "widths_split",
+                                                         "experts_split", "tp_fits_domain", "stages_split",
+                                                         "batch_split"};
 inline constexpr std::array<const char*, kValidity.size()> kValidityNames = {
     "the degrees do not fill the cluster",
     "tp does not divide the heads or KV heads",
@@ -45,8 +45,7 @@ inline constexpr std::array<const char*, kValidity.size()> kValidityNames = {
     "ep does not divide the experts or dp·cp",
     "a tp group would leave its scale-up domain",
     "the layers do not split into the stages and virtual stages",
-    "the batch does not split into micro-batches",
-    "the plan sets its recomputation itself"};
+    "the batch does not split into micro-batches"};
 
 struct LayoutRow {
   double tp = 1, pp = 1, cp = 1, dp = 1, micro_batch = 1, vpp = 1, zero_stage = 1, recompute = 1;
