@@ -10,6 +10,7 @@
 #include "latex_math.hpp"
 #include "output.hpp"
 #include "prose.hpp"
+#include "field_comment.hpp"
 #include "section_title.hpp"
 #include "solve_output.hpp"
 
@@ -22,6 +23,7 @@ struct Item {
   std::string suffix;              // appended to the last line
   std::string note;                // how a measured value came to be: prose below the formulas
   bool own_row = false;            // the label takes a row of its own (a call opened below its field)
+  std::string before;              // a paragraph before it: the comment above its field (`(a) …`), as LaTeX
 };
 
 // A note as a paragraph: names such as `num_key_value_heads` may break
@@ -70,6 +72,11 @@ std::string blocks(const std::vector<std::vector<Item>>& groups) {
   std::string out;
   std::vector<Item> inputs;
   for (const auto& g : groups) {
+    if (!g.empty() && !g[0].before.empty()) {  // a sub-part's words start a new block, as on the handout
+      if (!inputs.empty()) out += align(inputs);
+      inputs.clear();
+      out += "\\noindent " + g[0].before + "\\par\n";
+    }
     if (g.size() == 1 && g[0].lines.size() <= 1) {
       inputs.push_back(g[0]);
       continue;
@@ -277,6 +284,7 @@ std::string report_latex(const Interpreter& in, const Report& r, CheckDisplay ch
   const std::vector<bool> beside =
       checks == CheckDisplay::Beside ? checks_beside(r, ticked) : std::vector<bool>(r.checks.size(), false);
   const bool calls = r.steps.has_value();
+  CommentsByFile comments;  // the comment above each field, on a solution sheet
   std::vector<std::vector<Item>> lets;
   auto flush_lets = [&] {
     if (lets.empty()) return;
@@ -291,7 +299,11 @@ std::string report_latex(const Interpreter& in, const Report& r, CheckDisplay ch
     flush_lets();
     std::vector<std::vector<Item>> items;
     std::size_t unchanged = 0;
-    for (const auto* f : shown_fields(r, s, &unchanged)) items.push_back(field_group(*f, calls, ticked.count(f->qualified) > 0));
+    for (const auto* f : shown_fields(r, s, &unchanged)) {
+      items.push_back(field_group(*f, calls, ticked.count(f->qualified) > 0));
+      if (const std::string sub = calls && f->own ? comment_above_field(f->at, comments) : ""; !sub.empty())
+        items.back()[0].before = prose_latex(sub);
+    }
     body += heading(s) + blocks(items);
     if (unchanged > 0)
       body += fmt::format("{} other field{} as in \\texttt{{{}}}.\n", unchanged, unchanged == 1 ? "" : "s",

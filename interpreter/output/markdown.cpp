@@ -10,6 +10,7 @@
 #include "escape.hpp"
 #include "output.hpp"
 #include "prose.hpp"
+#include "field_comment.hpp"
 #include "section_title.hpp"
 #include "solve_output.hpp"
 
@@ -46,8 +47,10 @@ std::string derivation(const std::string& label, const Derivation& d, const std:
 bool has_derivation(const FieldReport& f) { return f.ok && derivation_lines(f.derivation).size() > 1; }
 
 // `ticked`: the fields a passing check pins, each shown with a ✓.
+// `comments`: on a solution sheet (`calls`), the comment above each field
+// (`# (a) …`) comes before its derivation, as on the handout.
 std::string table_and_derivations(const std::vector<const FieldReport*>& fields, bool calls,
-                                  const std::set<std::string>& ticked) {
+                                  const std::set<std::string>& ticked, CommentsByFile& comments) {
   std::string out = "| field | value |\n| :--- | ---: |\n";
   for (const auto* f : fields)
     out += fmt::format("| {} | {}{} |\n", cell(code(f->name)), cell(shown(*f)), ticked.count(f->qualified) ? " ✓" : "");
@@ -56,6 +59,8 @@ std::string table_and_derivations(const std::vector<const FieldReport*>& fields,
     if (has_derivation(*f)) {
       if (!any) out += "\n";
       any = true;
+      if (const std::string sub = calls && f->own ? comment_above_field(f->at, comments) : ""; !sub.empty())
+        out += (out.back() == '\n' && out[out.size() - 2] == '\n' ? "" : "\n") + prose_markdown(sub) + "\n\n";
       out += "- " + derivation(f->name, f->derivation) + "\n";
       // Each function the formula calls, opened (the report has them on a solution sheet).
       if (calls)
@@ -123,6 +128,7 @@ std::string report_markdown(const Interpreter& in, const Report& r, CheckDisplay
   const std::vector<bool> beside =
       checks == CheckDisplay::Beside ? checks_beside(r, ticked) : std::vector<bool>(r.checks.size(), false);
   const bool calls = r.steps.has_value();
+  CommentsByFile comments;
   std::vector<const FieldReport*> lets;
   auto separate = [&] {
     if (!out.empty()) out += "\n";
@@ -130,7 +136,7 @@ std::string report_markdown(const Interpreter& in, const Report& r, CheckDisplay
   auto flush_lets = [&] {
     if (lets.empty()) return;
     separate();
-    out += "## values\n\n" + table_and_derivations(lets, calls, ticked);
+    out += "## values\n\n" + table_and_derivations(lets, calls, ticked, comments);
     lets.clear();
   };
   for (const auto& s : r.sections) {
@@ -142,7 +148,7 @@ std::string report_markdown(const Interpreter& in, const Report& r, CheckDisplay
     separate();
     std::size_t unchanged = 0;
     const std::vector<const FieldReport*> fields = shown_fields(r, s, &unchanged);
-    out += heading(s) + table_and_derivations(fields, calls, ticked);
+    out += heading(s) + table_and_derivations(fields, calls, ticked, comments);
     if (unchanged > 0)
       out += fmt::format("\n{} other field{} as in {}.\n", unchanged, unchanged == 1 ? "" : "s",
                          code(s.origin_expr->items[0]->text));

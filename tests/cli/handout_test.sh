@@ -418,6 +418,10 @@ for sheet in lined.tex solution.tex; do
   expect_in "$sheet.heading" "$tmp/$sheet" 'section\*\{2\. Memory \(\\texttt\{memory\}\)\}'
   expect_in "$sheet.question" "$tmp/$sheet" '^(\\medskip\\noindent )?How much memory do 10\\textsuperscript\{9\} parameters take\?'
 done
+# The (a) above a field comes before its blank on the handout and before its derivation on the solution.
+expect_order lined.subpart "$tmp/lined.txt" '^  \(a\) in fp16$' '^ +bytes = _'
+expect_order solution.md.subpart "$tmp/solution.md" '^\(a\) in fp16$' '^- `bytes` = '
+expect_order solution.tex.subpart "$tmp/solution.tex" '^\\noindent \(a\) in fp16\\par$' '\\text\{bytes\}'
 for sheet in lined.txt lined.md lined.tex solution.md solution.tex; do
   if grep -qE '(^|[#{ ])scenario ' "$tmp/$sheet"; then echo "FAIL $sheet.code_heading: a heading is code"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
 done
