@@ -75,10 +75,12 @@ using Range = std::pair<std::size_t, std::size_t>;  // tokens [first, second)
 std::size_t columns(const Tokens& t, Range r) { return code_points(token_text(t.data() + r.first, t.data() + r.second)); }
 
 // Whether a line may break before token i, and how loosely: before a
-// binary operator, at its binding; after a comma (between a call's
+// binary operator (`and`, `or` too), at its binding; after a comma (between a call's
 // arguments), looser than any operator inside the same brackets.
 int break_before(const Tokens& t, std::size_t i) {
   if (t[i].breaks >= 0) return t[i].breaks;
+  if (t[i].kind == Token::Kind::Keyword && t[i].space && (t[i].text == "and" || t[i].text == "or"))
+    return t[i].text == "or" ? binding::kOr : binding::kAnd;
   if (t[i - 1].kind == Token::Kind::Punct && t[i - 1].text == "," && t[i].space) return -1;
   return INT_MAX;
 }

@@ -224,8 +224,14 @@ std::string heading(const Section& s) {
   const SectionTitle t = section_title(s.doc);
   const std::string name = fmt::format("\\texttt{{{}}}", latex_text(s.name));
   std::string h = "\\section*{" + (t.title.empty() ? name : prose_latex(t.title) + " (" + name + ")") + "}\n";
-  if (s.origin_expr)
-    h += fmt::format("\\[ \\text{{{}}} = {} \\]\n", latex_text(s.name), latex_math(term_of(*s.origin_expr, {false, {}})));
+  // A record made `with` a long block breaks after its commas, as a long
+  // derivation line does: plan_70b's `run = training_plan with { … }`.
+  if (s.origin_expr) {
+    const auto pieces = break_lines(term_of(*s.origin_expr, {false, {}}), 64);
+    h += fmt::format("\\begin{{align*}}\n\\text{{{}}} &= {}", latex_text(s.name), latex_math(pieces[0]));
+    for (std::size_t i = 1; i < pieces.size(); ++i) h += " \\\\\n  &\\qquad " + latex_math(pieces[i]);
+    h += "\n\\end{align*}\n";
+  }
   if (!t.rest.empty()) h += prose_latex(t.rest) + "\n\n";  // the file's own words above it: a drill's question
   return h;
 }

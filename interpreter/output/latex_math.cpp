@@ -271,9 +271,10 @@ std::vector<Line> break_lines(const Term& t, std::size_t width) {
   // Sums break before + and -; what is still too long, before / and ·;
   // and then inside parentheses, a level at a time, so that no line runs
   // into the margin (the LaTeX test fails on an overfull box).
-  const std::vector<std::string> sums{"+", "-"}, products{"/", "·"}, lists{","};
+  // A chain of conditions (`a and b and c`) breaks before its `and` and `or` first.
+  const std::vector<std::string> logic{"or", "and"}, sums{"+", "-"}, products{"/", "·"}, lists{","};
   for (int depth = 0; depth <= 3; ++depth)
-    for (const auto* ops : {&sums, &products, &lists}) {
+    for (const auto* ops : {&logic, &sums, &products, &lists}) {
       std::vector<Line> next;
       for (auto& p : pieces) {
         if (length(p, 0, p.size()) <= width) {
