@@ -70,7 +70,7 @@ GradedFile check_file(const std::string& file, const std::string& text) {
   return g;
 }
 
-// `napkin handout` and `napkin run --steps=one|flat --format markdown|latex --checks beside|none`.
+// `napkin handout` and `napkin run --steps=one|factors|flat|all --format markdown|latex --checks beside|none`.
 void sheets(const std::string& text) {
   {
     Interpreter in(fuzz::options());
@@ -82,13 +82,13 @@ void sheets(const std::string& text) {
       (void)handout_latex(h);
     });
   }
-  for (const StepDepth depth : {StepDepth::One, StepDepth::Flat}) {
+  for (const StepDepth depth : {StepDepth::One, StepDepth::Factors, StepDepth::Flat, StepDepth::All}) {
     Interpreter in(fuzz::options());
     fuzz::answer(in, [&] {
       Module* m = in.load_source("fuzz.napkin", text, fuzz::kNowhere);
       Report r = build_report(in, m, false, /*keep_going=*/true, Derivations::Trees, depth);
       keep_own_fields(r);
-      const bool one = depth == StepDepth::One;
+      const bool one = depth == StepDepth::One || depth == StepDepth::Factors;
       (void)report_text(in, r, TextOptions{true});
       (void)report_markdown(in, r, one ? CheckDisplay::Beside : CheckDisplay::None);
       (void)report_latex(in, r, one ? CheckDisplay::None : CheckDisplay::Beside);
