@@ -268,12 +268,13 @@ std::vector<Line> break_lines(const Term& t, std::size_t width) {
   Line all = t.tokens;
   const bool conditional = !all.empty() && all[0].kind == napkin::Token::Kind::Keyword && all[0].text == "if";
   std::vector<Line> pieces = conditional ? split_at(all, 0, {"then", "else"}) : std::vector<Line>{std::move(all)};
-  // Sums break before + and -; what is still too long, before / and ·;
-  // and then inside parentheses, a level at a time, so that no line runs
-  // into the margin (the LaTeX test fails on an overfull box).
-  // A chain of conditions (`a and b and c`) breaks before its `and` and `or` first.
+  // A chain of conditions (`a and b and c`) breaks before its `and` and
+  // `or` first; sums before + and -; what is still too long, before / and
+  // ·; and then inside parentheses, a level at a time (a flat line nests a
+  // sum up to eight deep), so that no line runs into the margin (the LaTeX
+  // test fails on an overfull box).
   const std::vector<std::string> logic{"or", "and"}, sums{"+", "-"}, products{"/", "·"}, lists{","};
-  for (int depth = 0; depth <= 3; ++depth)
+  for (int depth = 0; depth <= 8; ++depth)
     for (const auto* ops : {&logic, &sums, &products, &lists}) {
       std::vector<Line> next;
       for (auto& p : pieces) {
