@@ -5,8 +5,8 @@
 # plain 1, no `if` whose other branch the model does not take, and none of
 # the library's machinery for features a model lacks (sliding windows,
 # recurrent state, position tables, biases, token_count's unit conversion).
-# Then every example's sheet, in every steps mode, compiles with pdflatex
-# with no line into the margin.
+# Then every example's sheet, in every steps mode, and its handout compile
+# with pdflatex with no line into the margin.
 set -u
 napkin=$1
 . "$(dirname "$0")/../lib/expect.sh"
@@ -62,6 +62,9 @@ for f in examples/*.napkin; do
     "$napkin" run "$f" --steps="$depth" --checks beside --format latex >"$tmp/$name.$depth.tex" 2>/dev/null
     sheets+=("$tmp/$name.$depth.tex")
   done
+  # The students' sheet of the same file.
+  "$napkin" handout "$f" --format latex >"$tmp/$name.handout.tex" 2>/dev/null
+  sheets+=("$tmp/$name.handout.tex")
 done
 "$(dirname "$0")/../golden/formats/pdflatex.sh" "${sheets[@]}" >"$tmp/tex.log" 2>&1
 case $? in
