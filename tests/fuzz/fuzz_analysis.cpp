@@ -17,7 +17,7 @@
 #include "fuzz_common.hpp"
 #include "interpreter/analysis/analysis_output.hpp"
 #include "interpreter/cli/guarded.hpp"
-#include "interpreter/cli/solves.hpp"
+#include "interpreter/run/solve_statements.hpp"
 #include "interpreter/output/solve_output.hpp"
 #include "interpreter/output/report.hpp"
 
@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::answer(in, [&] {
     Report with_solves;
     with_solves.steps = StepDepth::One;
-    with_solves.solves = cli::solve_statements(in, m, 1);
+    with_solves.solves = solve_statements(in, m, 1);
     (void)solves_text(in, with_solves);
   });
   Report r;
@@ -58,9 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         spec.condition = s.fields.back().name;
         if (given) spec.lo = "1", spec.hi = "1000";
         const SolveResult res = solve(in, m, spec);
-        (void)solve_text(in, cli::solve_report(in, res, -1));
-        (void)solve_json(in, cli::solve_report(in, res, 1));
-        (void)solve_brief_text(in, cli::solve_report(in, res, 0));
+        (void)solve_text(in, solve_report(in, res, -1));
+        (void)solve_json(in, solve_report(in, res, 1));
+        (void)solve_brief_text(in, solve_report(in, res, 0));
       });
     }
     break;

@@ -78,8 +78,8 @@ inline Options options() {
   return o;
 }
 
-// A napkin::Error (rendered, as the command line would) and a PlotError are
-// answers; std::bad_alloc is E0702, as the command line reports it. Anything
+// A napkin::Error (rendered, as the command line would) is an answer
+// (a plot's refusals are napkin::Errors too); std::bad_alloc is E0702, as the command line reports it. Anything
 // else escapes to libFuzzer and is a finding.
 template <typename F>
 void answer(Interpreter& in, F&& body) {
@@ -88,8 +88,6 @@ void answer(Interpreter& in, F&& body) {
     body();
   } catch (const Error& e) {
     (void)render(e.diagnostic());
-  } catch (const PlotError& e) {
-    (void)e.what();
   }
 }
 
