@@ -119,12 +119,13 @@ for i, (cell, want) in enumerate(pairs):
 
 # ---- %handout: the notebook's file as the students' sheet, the answer a blank with its unit ----
 # The answer is read_time = 2 GB / 5.3 TB/s = 377.4 µs (as in the course notebook above): the sheet
-# asks for it in µs and shows neither the value nor the formula; the given bandwidth stays.
+# asks for it in s, a time's own unit (never µs, which would hint at its size), and shows neither
+# the value nor the formula; the given bandwidth stays.
 nb = notebook(["# How long does reading 2 GB take?\nscenario q {\n  bw = 5.3 TB/s\n"
                "  # the time to read the weights once\n  read_time = 2 GB / bw\n}", "%handout"])
 execute(nb)
 sheet = plain(nb.cells[1])
-expect("the time to read the weights once" in sheet and "read_time = ____" in sheet and "µs" in sheet,
+expect("the time to read the weights once" in sheet and "read_time = ____________ s\n" in sheet and "µs" not in sheet,
        "%%handout asks the question with its unit: %r" % sheet)
 expect("bw = 5.3 TB/s" in sheet, "%%handout keeps the given input: %r" % sheet)
 expect("377.4" not in sheet and "2 GB / bw" not in sheet, "%%handout shows no answer: %r" % sheet)
