@@ -12,6 +12,7 @@
 #include "interpreter/derivation/derivation.hpp"
 #include "record_figures.hpp"
 #include "report.hpp"
+#include "section_title.hpp"
 
 namespace napkin {
 namespace {
@@ -204,9 +205,11 @@ struct Builder {
   void question(HandoutSection& s, std::uint32_t begin, bool titled = false) {
     if (begin == opening_above) return;  // the title and introduction already
     std::vector<std::string> p = paragraphs(comments.above(begin));
-    if (titled && !p.empty()) {
-      s.title = std::move(p.front());
-      p.erase(p.begin());
+    if (titled && !p.empty()) {  // its first sentence, as the solution sheet's (section_title.hpp)
+      SectionTitle t = first_sentence(p.front());
+      s.title = std::move(t.title);
+      if (t.rest.empty()) p.erase(p.begin());
+      else p.front() = std::move(t.rest);
     }
     if (p.empty()) return;
     HandoutItem q;

@@ -396,6 +396,11 @@ scenario memory {
 scenario plain {
   x = memory.bytes * 2
 }
+
+# 3. How long does reading them take? About a second.
+scenario time {
+  t = memory.bytes / (2 GB/s)
+}
 check "bytes" (3 points): memory.bytes == 2 GB
 check plain.x == 4 GB
 NAPKIN
@@ -407,12 +412,17 @@ NAPKIN
 expect_in lined.text_heading "$tmp/lined.txt" '^2\. Memory \(memory\)$'
 expect_in lined.text_question "$tmp/lined.txt" '^  How much memory do 10\^9 parameters take\?$'
 expect_in lined.text_untitled "$tmp/lined.txt" '^plain$'
+# A heading is the first sentence of its paragraph (past a label such as `3.`); the rest is the question.
+expect_in lined.text_sentence "$tmp/lined.txt" '^3\. How long does reading them take\? \(time\)$'
+expect_in lined.text_sentence_rest "$tmp/lined.txt" '^  About a second\.$'
 expect_in lined.points "$tmp/lined.txt" '^ +bytes = _+ B  \[3 points\]$'
 expect_in lined.point "$tmp/lined.txt" '^ +x = _+ B  \[1 point\]$'
 for sheet in lined.md solution.md; do
   expect_in "$sheet.heading" "$tmp/$sheet" '^## 2\\\. Memory \(`memory`\)$'
   expect_in "$sheet.question" "$tmp/$sheet" '^How much memory do 10⁹ parameters take\?$'
   expect_in "$sheet.untitled" "$tmp/$sheet" '^## `plain`$'
+  expect_in "$sheet.sentence" "$tmp/$sheet" '^## 3\\\. How long does reading them take\? \(`time`\)$'
+  expect_in "$sheet.sentence_rest" "$tmp/$sheet" '^About a second\.$'
 done
 for sheet in lined.tex solution.tex; do
   expect_in "$sheet.heading" "$tmp/$sheet" 'section\*\{2\. Memory \(\\texttt\{memory\}\)\}'
