@@ -196,6 +196,7 @@ struct Builder {
   bool points = false;  // some check states what it is worth
   Handout& out;
   const SourceFile* file = nullptr;
+  Module* module = nullptr;
   std::set<const Record*> figured;  // records whose figures the sheet lists already
 
   std::uint32_t opening_above = UINT32_MAX;  // the first statement, when the opening comment is its block
@@ -229,14 +230,45 @@ struct Builder {
   std::vector<Figured> to_figure;
 
   void list_figures() {
-    for (const Figured& f : to_figure) {
-      HandoutItem& it = out.sections[f.section].items[f.item];
-      for (std::size_t i : figures_read(*f.rec)) {
-        const Slot& slot = f.rec->slots()[i];
+    // Last first: a record named outright whose figures none were read
+    // leaves, and the items before it keep their places.
+    for (auto f = to_figure.rbegin(); f != to_figure.rend(); ++f) {
+      auto& items = out.sections[f->section].items;
+      HandoutItem& it = items[f->item];
+      for (std::size_t i : figures_read(*f->rec)) {
+        const Slot& slot = f->rec->slots()[i];
         if (slot.decl->span.file == file) continue;  // on the sheet already
         it.figures.emplace_back(slot.name, term_of(*slot.decl->value));  // as the spec writes it: 1307.4 TFLOP/s
       }
+      if (it.figures.empty() && it.shown.empty()) items.erase(items.begin() + static_cast<std::ptrdiff_t>(f->item));
     }
+  }
+
+  // A library record a formula names outright (`h100_sxm.memory_capacity`,
+  // `decode with { gpu = h100_sxm }`) is given too: its name, with the
+  // figures of it the file read below it, before the first item naming it.
+  void named_records(HandoutSection& s, std::size_t section, const Record* self, const ast::Expr* e, int depth = 0) {
+    if (!e || depth > 256) return;
+    // `gpu = h200` is the given that lists h200's figures itself.
+    if (depth == 0 && e->kind == ExprKind::Name) return;
+    if (e->kind == ExprKind::Name && !(self && self->table->find(e->text) != SlotTable::npos)) {
+      Binding* b = in.find_binding(module, e->text);
+      if (b && b->stmt && b->stmt->span.file != file) {
+        Value v;
+        try {
+          v = in.top_value(b, Span{});
+        } catch (const Error&) {
+          return;  // where it is used says why
+        }
+        if (v.kind == Value::Kind::Record && figured.insert(v.rec).second) {
+          to_figure.push_back({section, s.items.size(), v.rec});
+          HandoutItem it;
+          it.name = e->text;
+          s.items.push_back(std::move(it));
+        }
+      }
+    }
+    ast::for_each_child(*e, [&](const ast::Expr& c) { named_records(s, section, self, &c, depth + 1); });
   }
 
   // `get` evaluates it, and `traced` is then what its formula read (to
@@ -298,11 +330,14 @@ struct Builder {
     if (st.value) s.origin = term_of(*st.value);
     if (st.base) s.base = text(term_of(*st.base));
     question(s, st.span.begin, true);
+    const std::size_t section = out.sections.size();
+    named_records(s, section, nullptr, st.value.get());
     const bool scenario = s.kind == "scenario";
     std::set<std::size_t> listed;
     auto field = [&](std::size_t i, const ast::FieldDecl* fd, const ast::Expr* formula) {
       listed.insert(i);
       if (fd) question(s, fd->span.begin);
+      named_records(s, section, r, formula);
       const Slot& slot = r->slots()[i];
       const ast::TypeExpr* declared = fd && fd->type.kind != ast::TypeKind::None ? &fd->type
                                       : slot.type_decl                           ? &slot.type_decl->type
@@ -330,6 +365,7 @@ struct Builder {
     }
     HandoutSection& s = out.sections.back();
     question(s, b->stmt->span.begin);
+    named_records(s, out.sections.size() - 1, nullptr, b->stmt->value.get());
     item(s, b->name, b->name, b->stmt->value.get(), false, {b, 0}, b->stmt->span.end, nullptr,
          [&] { return in.top_value(b, Span{}); }, [&] { return &b->state.trace; });
   }
@@ -345,7 +381,7 @@ Handout build_handout(Interpreter& in, Module* m, const std::string& name) {
   std::vector<std::string> opening = paragraphs(c.opening(first));
   h.title = opening.empty() ? name : opening.front();
   if (!opening.empty()) h.intro.assign(opening.begin() + 1, opening.end());
-  Builder b{in, c, {}, false, h, m->file.get()};
+  Builder b{in, c, {}, false, h, m->file.get(), m};
   // The opening comment is the first statement's own only when no blank line parts them.
   std::uint32_t above_first = first;
   c.above(first, &above_first);

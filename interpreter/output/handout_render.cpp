@@ -59,7 +59,13 @@ std::string handout_text(const Handout& h) {
         pad = std::max(pad, width(s.items[end].name));
       for (; i < end; ++i) {
         const HandoutItem& it = s.items[i];
-        std::string line = "    " + it.name + std::string(pad - width(it.name), ' ') + " = ";
+        std::string line = "    " + it.name;
+        if (it.kind != Kind::Answer && it.shown.empty()) {  // a record the formulas name: its figures follow
+          out += clean(line) + "\n";
+          for (const auto& [name, value] : it.figures) out += clean("      " + name + " = " + text(value)) + "\n";
+          continue;
+        }
+        line += std::string(pad - width(it.name), ' ') + " = ";
         if (it.kind == Kind::Answer) {
           line += "____________";
           if (!expected(it).empty()) line += " " + expected(it);
@@ -144,8 +150,10 @@ std::string handout_markdown(const Handout& h) {
       }
       if (!list) out += "\n";
       list = true;
-      out += "- " + code(it.name) + " = ";
-      if (it.kind == Kind::Answer) {
+      out += "- " + code(it.name) + (it.kind != Kind::Answer && it.shown.empty() ? "" : " = ");
+      if (it.kind != Kind::Answer && it.shown.empty()) {
+        // a record the formulas name: its figures follow
+      } else if (it.kind == Kind::Answer) {
         out += "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_" + (expected(it).empty() ? "" : " " + md(expected(it)));
         if (!points(it).empty()) out += " " + md(points(it));
       } else if (it.shown.value) {
@@ -205,8 +213,11 @@ std::string handout_latex(const Handout& h) {
         continue;
       }
       // Each field a paragraph of its own, a long formula wrapping under itself.
-      std::string line = "\\noindent\\hangindent=2em\\hspace*{1em}" + tt(it.name) + " = ";
-      if (it.kind == Kind::Answer) {
+      const bool named = it.kind != Kind::Answer && it.shown.empty();  // a record the formulas name
+      std::string line = "\\noindent\\hangindent=2em\\hspace*{1em}" + tt(it.name) + (named ? "" : " = ");
+      if (named) {
+        // its figures follow
+      } else if (it.kind == Kind::Answer) {
         line += "\\rule{4.5cm}{0.4pt}";
         if (!it.unit.empty()) line += unit_math(it.unit);
         else if (!it.expects.empty()) line += " (" + tex(it.expects) + ")";

@@ -360,6 +360,9 @@ scenario again {
   gpu = h200
   per = gpu.memory_capacity / 2
 }
+scenario direct {
+  h100_time = 10 GB / h100_sxm.memory_bandwidth
+}
 check serve.capacity > 1 TB
 check serve.tp == 8
 NAPKIN
@@ -375,8 +378,10 @@ for unread in peak_bf16 link_bandwidth power; do
 done
 if [ "$(grep -c 'memory_capacity = ' "$tmp/given.txt")" -eq 1 ]; then passes=$((passes + 1)); else
   echo "FAIL given.once: the H200's figures are listed more than once"; failures=$((failures + 1)); fi
-if [ "$(grep -c '= _' "$tmp/given.txt")" -eq 3 ]; then passes=$((passes + 1)); else
-  echo "FAIL given.count: $(grep -c '= _' "$tmp/given.txt") blanks, want 3 (capacity, time, per)"
+# A library record a formula names outright is given with the figures it reads, before the blank.
+expect_order given.named "$tmp/given.txt" '^ +h100_sxm$' '^ +memory_bandwidth = 3\.35 TB/s$' '^ +h100_time = _'
+if [ "$(grep -c '= _' "$tmp/given.txt")" -eq 4 ]; then passes=$((passes + 1)); else
+  echo "FAIL given.count: $(grep -c '= _' "$tmp/given.txt") blanks, want 4 (capacity, time, per, h100_time)"
   sed 's/^/  /' "$tmp/given.txt"; failures=$((failures + 1)); fi
 
 # Handout and solution line up: a section is headed by the comment above its
