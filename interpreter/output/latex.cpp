@@ -309,6 +309,9 @@ std::string report_latex(const Interpreter& in, const Report& r, CheckDisplay ch
       items.push_back(field_group(*f, calls, ticked.count(f->qualified) > 0));
       if (const std::string sub = calls && f->own ? comment_above_field(f->at, comments) : ""; !sub.empty())
         items.back()[0].before = prose_latex(sub);
+      // The comment at the end of its line, below the formulas, as the handout prints it after the blank.
+      if (const std::string note = calls && f->own ? comment_after_field(f->at, comments) : ""; !note.empty())
+        items.back()[0].note += (items.back()[0].note.empty() ? "" : "; ") + note;
     }
     body += heading(s) + blocks(items);
     if (unchanged > 0)

@@ -61,7 +61,10 @@ std::string table_and_derivations(const std::vector<const FieldReport*>& fields,
       any = true;
       if (const std::string sub = calls && f->own ? comment_above_field(f->at, comments) : ""; !sub.empty())
         out += (out.back() == '\n' && out[out.size() - 2] == '\n' ? "" : "\n") + prose_markdown(sub) + "\n\n";
-      out += "- " + derivation(f->name, f->derivation) + "\n";
+      out += "- " + derivation(f->name, f->derivation);
+      if (const std::string note = calls && f->own ? comment_after_field(f->at, comments) : ""; !note.empty())
+        out += " — " + prose_markdown(note);  // as the handout prints it after the blank
+      out += "\n";
       // Each function the formula calls, opened (the report has them on a solution sheet).
       if (calls)
         for (const auto& c : f->derivation.calls) out += "  - where " + derivation(c.label, *c.derivation) + "\n";

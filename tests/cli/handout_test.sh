@@ -399,7 +399,7 @@ scenario memory {
   bytes = params * 2 B/param
 }
 scenario plain {
-  x = memory.bytes * 2
+  x = memory.bytes * 2  # twice over
 }
 
 # 3. How long does reading them take? About a second.
@@ -421,7 +421,6 @@ expect_in lined.text_untitled "$tmp/lined.txt" '^plain$'
 expect_in lined.text_sentence "$tmp/lined.txt" '^3\. How long does reading them take\? \(time\)$'
 expect_in lined.text_sentence_rest "$tmp/lined.txt" '^  About a second\.$'
 expect_in lined.points "$tmp/lined.txt" '^ +bytes = _+ B  \[3 points\]$'
-expect_in lined.point "$tmp/lined.txt" '^ +x = _+ B  \[1 point\]$'
 for sheet in lined.md solution.md; do
   expect_in "$sheet.heading" "$tmp/$sheet" '^## 2\\\. Memory \(`memory`\)$'
   expect_in "$sheet.question" "$tmp/$sheet" '^How much memory do 10⁹ parameters take\?$'
@@ -436,6 +435,10 @@ done
 # The (a) above a field comes before its blank on the handout and before its derivation on the solution.
 expect_order lined.subpart "$tmp/lined.txt" '^  \(a\) in fp16$' '^ +bytes = _'
 expect_order solution.md.subpart "$tmp/solution.md" '^\(a\) in fp16$' '^- `bytes` = '
+# A comment at the end of a field's line follows its blank, and its result on the solution sheet.
+expect_in lined.note "$tmp/lined.txt" '^ +x = _+ B  \[1 point\]  # twice over$'
+expect_in solution.md.note "$tmp/solution.md" '^- `x` = .*\*\* — twice over$'
+expect_in solution.tex.note "$tmp/solution.tex" '^\{\\small\\noindent x: twice over\\par\}$'
 expect_order solution.tex.subpart "$tmp/solution.tex" '^\\noindent \(a\) in fp16\\par$' '\\text\{bytes\}'
 for sheet in lined.txt lined.md lined.tex solution.md solution.tex; do
   if grep -qE '(^|[#{ ])scenario ' "$tmp/$sheet"; then echo "FAIL $sheet.code_heading: a heading is code"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
