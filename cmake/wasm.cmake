@@ -66,11 +66,15 @@ add_link_options(-fwasm-exceptions)
 # (createNapkin) that the page calls, main run by callMain for each
 # evaluation on one instance (the runtime stays up between calls), files in
 # emscripten's in-memory file system, and memory that grows as a file needs.
-# The C++ stack (in linear memory) is 3 MiB, so that the stack guard (1 MiB
-# reserve) ends a deep file with napkin's E0701 at about 1,300 levels, before
-# the engine's own stack (about 1 MB in Node.js and Chromium, which the
-# module's calls also use) overflows: at -Oz a chain of `extends` overflows
-# it between 1,800 and 2,000 levels, below napkin's limit of 2000.
+# The C++ stack (in linear memory) is 2.25 MiB, so that the stack guard
+# (1 MiB reserve) ends a deep file with napkin's E0701 before the engine's
+# own stack (about 1 MB in Node.js and Chromium, which the module's calls
+# also use) overflows: at -Oz a chain of `extends` overflows it between
+# 1,800 and 2,000 levels, below napkin's limit of 2000, and the guard stops
+# it at about 1,430 (a chain of fields, whose frames are larger, at about
+# 610 fields). The margin depends on frame sizes: with 3 MiB, smaller
+# evaluator frames let a 2,000-deep chain reach the engine's limit first
+# (tests/wasm/limits_test.mjs).
 # The .wasm is compiled synchronously from the bytes the caller passes
 # (wasmBinary), so neither a fetch nor a file URL is needed. The runtime
 # stays up after main returns, so stdio is not flushed at exit: the caller
@@ -81,7 +85,7 @@ set(NAPKIN_WASM_LINK_FLAGS
   -sEXPORTED_RUNTIME_METHODS=callMain,FS
   -sEXPORTED_FUNCTIONS=_main,_fflush
   -sALLOW_MEMORY_GROWTH=1
-  -sTOTAL_STACK=3MB
+  -sTOTAL_STACK=2304KB
   -sENVIRONMENT=web,worker,node
   -sWASM_ASYNC_COMPILATION=0)
 

@@ -113,7 +113,7 @@ Module* Interpreter::load_std(const std::string& name) {
   for (std::size_t i = 0; !found && i < kStdlibCount; ++i)
     if (name == kStdlib[i].name) {
       file->text.assign(kStdlib[i].text, kStdlib[i].size);
-      compiled = &kStdlib[i].ast;
+      if (kStdlib[i].ast.size) compiled = &kStdlib[i].ast;  // else embedded as text only (the playground)
       found = true;
     }
   if (!found) return nullptr;

@@ -6,7 +6,12 @@
 // define a name without reading any.
 // Links only napkin_grammar: it parses, it never evaluates.
 //
-//   napkin-embed-stdlib --out FILE.cpp MODULE.napkin...
+//   napkin-embed-stdlib [--text-only] --out FILE.cpp MODULE.napkin...
+//
+// --text-only leaves the trees out (the playground's WebAssembly module,
+// where every byte is downloaded: the trees are a third of the embedded
+// library gzipped, and parsing a module there costs milliseconds); each
+// module is then parsed when first imported.
 //
 // A module that does not parse fails the build with the parser's message.
 #include <algorithm>
@@ -62,15 +67,18 @@ void write_words(std::ostream& out, const std::vector<T>& words) {
 int main(int argc, char** argv) {
   std::string out_path;
   std::vector<fs::path> files;
+  bool text_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--out" && i + 1 < argc)
       out_path = argv[++i];
+    else if (a == "--text-only")
+      text_only = true;
     else
       files.emplace_back(a);
   }
   if (out_path.empty() || files.empty()) {
-    std::cerr << "usage: napkin-embed-stdlib --out FILE.cpp MODULE.napkin...\n";
+    std::cerr << "usage: napkin-embed-stdlib [--text-only] --out FILE.cpp MODULE.napkin...\n";
     return 2;
   }
   std::sort(files.begin(), files.end(), [](const fs::path& a, const fs::path& b) { return a.stem() < b.stem(); });
@@ -85,11 +93,14 @@ int main(int argc, char** argv) {
       const std::string name = files[i].stem().string();
       SourceFile file{"std/" + name, read_file(files[i]), ""};
       const ast::Module m = parse_module(file);
-      const CompiledAstData c = compile_ast(m);
-      // The tree must come back as it went in: checked here, so a tree the
-      // words cannot carry fails the build rather than a run.
-      if (compile_ast(load_compiled_ast(c.view(), file)).words != c.words)
-        throw std::runtime_error("std/" + name + ": the compiled tree does not read back the same");
+      CompiledAstData c;
+      if (!text_only) {
+        c = compile_ast(m);
+        // The tree must come back as it went in: checked here, so a tree the
+        // words cannot carry fails the build rather than a run.
+        if (compile_ast(load_compiled_ast(c.view(), file)).words != c.words)
+          throw std::runtime_error("std/" + name + ": the compiled tree does not read back the same");
+      }
       std::vector<std::string> names;
       std::vector<std::string> imports;
       bool base_units = false;
