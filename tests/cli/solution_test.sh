@@ -102,7 +102,7 @@ expect_match steps.bad_depth 2 'steps' err -- "$napkin" run "$exercise" --steps=
 # ---- checks: listed, beside the answer, or left out -----------------------------
 "$napkin" run "$exercise" --format markdown --checks beside >"$tmp/beside.md" 2>/dev/null
 expect_in beside.tick "$tmp/beside.md" '^\| `d_head` \| 128 ✓ \|$'
-expect_in beside.count "$tmp/beside.md" '^52 passed, 0 failed \([0-9]+ shown as ✓ beside the answer they pin\)$'
+expect_in beside.count "$tmp/beside.md" '^54 passed, 0 failed \([0-9]+ shown as ✓ beside the answer they pin\)$'
 # The check of a with-expression pins no field of the file: it stays listed.
 expect_in beside.listed "$tmp/beside.md" '^- ✓ `check \(drill with \{ norm = rmsnorm \}\)\.params == 19_510_401_024 param`'
 expect_no_match none.absent 0 '^## checks' out -- "$napkin" run "$exercise" --format latex --checks none
