@@ -123,8 +123,8 @@ void keep_out_of(ErrorInfo& e, const Disclosure& d) {
   if (!inside) return;
   e.labels.clear();
   e.notes.clear();
-  e.rendered = e.file.empty() ? fmt::format("error[{}]: {}\n", e.code, e.message)
-                              : fmt::format("{}:{}:{}: error[{}]: {}\n", e.file, e.line, e.column, e.code, e.message);
+  e.rendered = e.file.empty() ? fmt::format("{}: {}\n", error_tag(e.code), e.message)
+                              : fmt::format("{}:{}:{}: {}: {}\n", e.file, e.line, e.column, error_tag(e.code), e.message);
 }
 
 }  // namespace

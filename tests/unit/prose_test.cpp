@@ -17,7 +17,9 @@ TEST_CASE("comment blocks keep their paragraphs, drop rules and trim headings") 
   CHECK(opening.text == "Title line.\n\nFirst paragraph,\nstill it.");
   CHECK(opening.begin == 0);
   const CommentBlock above = comment_block_above(file, comments, static_cast<std::uint32_t>(file.find("scenario")));
-  CHECK(above.text == "1. Parameters\nthe question");
+  // A ruled heading is a paragraph of its own: the sentence under it does
+  // not run into it.
+  CHECK(above.text == "1. Parameters\n\nthe question");
 }
 
 TEST_CASE("a file that opens with a statement has no opening comment") {
