@@ -3,6 +3,7 @@
 // 2 a usage, parse or evaluation error.
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <functional>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -47,65 +48,77 @@ std::vector<std::string> with_expression_last(int argc, char** argv, const CLI::
   return args;
 }
 
-}  // namespace
+using namespace napkin::cli;
 
-int main(int argc, char** argv) {
-  using namespace napkin::cli;
-  heap_on_huge_page();
-  CLI::App app{"napkin: back-of-the-envelope performance arithmetic for large models, with units and derivations",
-               "napkin"};
-  app.footer(
-      "Examples:\n"
-      "  napkin run examples/exercise1_size_a_model.napkin --steps\n"
-      "  napkin run examples/exercise1_size_a_model.napkin --steps --format latex --checks beside > solution.tex\n"
-      "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
-      "  napkin check examples/*.napkin\n"
-      "  napkin grade examples/grading/reference.napkin examples/grading/submission_kv.napkin\n"
-      "  napkin diff <(git show HEAD~1:plan.napkin) plan.napkin\n"
-      "  napkin fmt --check examples/*.napkin\n"
-      "  napkin eval '39.02 GB / (5.3 TB/s) -> ms'\n"
-      "  napkin quick --model llama3_8b --gpu h100_sxm --batch 32 --context 8192\n"
-      "\nExit status: 0 ok, 1 a check failed (diff: a value moved; fmt --check: a file is not formatted),\n"
-      "2 a usage, parse or evaluation error.\n"
-      "The language is described in docs/language.md.");
-  app.set_version_flag("--version", std::string("napkin ") + napkin::kVersion);
-  app.require_subcommand(1);
+// One subcommand: its options (declared into the state below), what it
+// needs settled before it runs, and how it runs.
+struct Subcommand {
+  CLI::App* app = nullptr;
+  std::function<Result()> run;
+  // The format of what stdout receives (printed, finish.hpp).
+  std::function<std::string()> format = [] { return std::string("text"); };
+  // Whether a stopped run prints a document in place of its output (restricted.hpp).
+  std::function<bool(const std::string& format)> document_when_stopped = [](const std::string&) { return false; };
+  // A usage error in the combination of options, or "", after setting what the run needs.
+  std::function<std::string()> prepare = [] { return std::string(); };
+};
 
+// Every command's arguments: CLI11 writes into them while parsing, so they
+// live as long as the parse and the run.
+struct State {
   Common common;
-  common.host = &kCommandLineHost;
-  common.process_ends = true;
-  auto add_common = [&](CLI::App* sub) {
-    sub->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
-    sub->add_option("--samples", common.samples, "samples per range, `a to b` (default 10,000; at most 1,000,000)")
-        ->check(CLI::Range(std::size_t{2}, napkin::kMaxSamples));
-    sub->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy")
-        ->check(CLI::ExistingDirectory);
-    sub->add_flag("--no-measure", common.no_measure, "measure(...) uses its fallback instead of running a probe");
-    sub->add_flag("--remeasure", common.remeasure, "measure(...) runs its probe again instead of using the cache");
-  };
-
-  // A restricted run, for grading (docs/grading.md): `check` and `run` take
-  // --restricted, `grade` is restricted unless told --unrestricted.
   bool unrestricted = false;
-  auto add_restricted = [&](CLI::App* sub, bool by_default) {
-    if (by_default)
-      sub->add_flag("--unrestricted", unrestricted,
-                    "let the submission import outside its folder and run live probes (trusted files only)");
-    else
-      sub->add_flag("--restricted", common.restricted,
-                    "for files you do not trust: imports stay in the file's folder, measure(...) runs no probe, "
-                    "and the time and memory limits apply (docs/grading.md)");
-    sub->add_option("--time-limit", common.time_limit, "restricted: seconds before the run is stopped (default 10)")
-        ->check(CLI::Range(0.001, 86400.0));
-    sub->add_option("--memory-limit", common.memory_limit, "restricted: MiB of memory the run may use (default 2048)")
-        ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 20));
-  };
-
   RunArgs run;
+  ExplainArgs explain;
+  CheckArgs check;
+  GradeArgs grade;
+  SweepArgs sweep;
+  QuickArgs quick;
+  EvalArgs eval;
+  PlotArgs plot;
+  DiffArgs diff;
+  FmtArgs fmt;
+  MeasureArgs measure;
+  SolveArgs solve;
+  SensitivityArgs sens;
+  HandoutArgs handout;
+  LayoutArgs layout;
+  LspArgs lsp;
+  CLI::App* eval_cmd = nullptr;  // its arguments are reordered before parsing
+  std::vector<Subcommand> subcommands;
+};
+
+void add_common(CLI::App* sub, Common& common) {
+  sub->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
+  sub->add_option("--samples", common.samples, "samples per range, `a to b` (default 10,000; at most 1,000,000)")
+      ->check(CLI::Range(std::size_t{2}, napkin::kMaxSamples));
+  sub->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy")
+      ->check(CLI::ExistingDirectory);
+  sub->add_flag("--no-measure", common.no_measure, "measure(...) uses its fallback instead of running a probe");
+  sub->add_flag("--remeasure", common.remeasure, "measure(...) runs its probe again instead of using the cache");
+}
+
+// A restricted run, for grading (docs/grading.md): `check` and `run` take
+// --restricted, `grade` is restricted unless told --unrestricted.
+void add_restricted(CLI::App* sub, State& st, bool by_default) {
+  if (by_default)
+    sub->add_flag("--unrestricted", st.unrestricted,
+                  "let the submission import outside its folder and run live probes (trusted files only)");
+  else
+    sub->add_flag("--restricted", st.common.restricted,
+                  "for files you do not trust: imports stay in the file's folder, measure(...) runs no probe, "
+                  "and the time and memory limits apply (docs/grading.md)");
+  sub->add_option("--time-limit", st.common.time_limit, "restricted: seconds before the run is stopped (default 10)")
+      ->check(CLI::Range(0.001, 86400.0));
+  sub->add_option("--memory-limit", st.common.memory_limit, "restricted: MiB of memory the run may use (default 2048)")
+      ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 20));
+}
+
+void declare_run(CLI::App& app, State& st) {
   auto* run_cmd = app.add_subcommand("run", "evaluate a file: every field of every record, its lets and its checks");
-  run_cmd->add_option("file", run.file, "a .napkin file")->required();
+  run_cmd->add_option("file", st.run.file, "a .napkin file")->required();
   run_cmd
-      ->add_flag("--steps{factors}", run.steps,
+      ->add_flag("--steps{factors}", st.run.steps,
                  "a solution sheet: each answer's formula, the formula with its numbers, and the result, "
                  "specialised to the file's inputs; "
                  "--steps=short as written (an answer that names another value shows only its name), "
@@ -114,93 +127,120 @@ int main(int argc, char** argv) {
                  "--steps=flat inlines it all on one line, "
                  "--steps=all is `one` with the library's general formula (every zero term and branch)")
       ->check(CLI::IsMember(kStepDepths));
-  run_cmd->add_option("--format", run.format, "text (default), json, toml, markdown or latex")
+  run_cmd->add_option("--format", st.run.format, "text (default), json, toml, markdown or latex")
       ->check(CLI::IsMember(kReportFormats));
   run_cmd
-      ->add_option("--checks", run.checks,
+      ->add_option("--checks", st.run.checks,
                    "in a Markdown or LaTeX document: list (default) the checks after the answers, show a passing "
                    "check as a ✓ beside the answer it pins (beside), or leave them out (none)")
       ->check(CLI::IsMember(kCheckDisplays));
-  run_cmd->add_flag("--all", run.all,
+  run_cmd->add_flag("--all", st.run.all,
                     "show everything: the fields each record inherits from the standard library, and records that "
                     "only come in through imports (by default: the fields the file sets or defines, the headline "
                     "fields of its record types, and those its checks use)");
   run_cmd
-      ->add_flag("--brief{lines}", run.brief,
+      ->add_flag("--brief{lines}", st.run.brief,
                  "in JSON or TOML: each value with its display, formula and numbers, without the derivation "
                  "tree under it (what a page or an editor shows beside each field; explain gives the tree); "
                  "--brief=values: each value's figures and display alone, without its formula and numbers")
       ->check(CLI::IsMember(kBriefLevels));
-  add_common(run_cmd);
-  add_restricted(run_cmd, false);
+  add_common(run_cmd, st.common);
+  add_restricted(run_cmd, st, false);
 
-  ExplainArgs explain;
-  auto* explain_cmd = app.add_subcommand("explain", "print the derivation tree of one value, down to its inputs");
-  explain_cmd->add_option("file", explain.file, "a .napkin file")->required();
-  explain_cmd->add_option("name", explain.name, "a value such as decode.tokens_per_s, or any expression")->required();
-  explain_cmd->add_option("--depth", explain.depth, "levels of inputs to expand (default: all)");
-  explain_cmd->add_option("--format", explain.format, "text (default), json, toml, markdown or latex")
-      ->check(CLI::IsMember(kReportFormats));
-  explain_cmd->add_flag("--flat", explain.flat,
-                        "one line: every field and call inlined down to literals and inputs, as a textbook writes it");
-  explain_cmd->add_flag("--sources", explain.sources, "show where each formula is written (file:line)");
-  add_common(explain_cmd);
-
-  // What students read of a graded run (docs/grading.md, What students see).
-  auto add_disclosure = [&](CLI::App* sub, napkin::Disclosure& d) {
-    sub->add_flag("--show-expected", d.expected,
-                  "show the expected values, the checks as written and the reference's values (hidden by default)");
-    sub->add_flag("--show-reference", d.reference, "show each check's path:line and the lines an error there quotes");
-    sub->add_option("--visibility", d.visibility,
-                    "Gradescope: when students see the whole result: visible (default), hidden, after_due_date "
-                    "or after_published")
-        ->check(CLI::IsMember(napkin::kVisibilities));
-    sub->add_option_function<std::vector<std::string>>(
-           "--test-visibility",
-           [&d](const std::vector<std::string>& all) {
-             for (const auto& v : all) {
-               const auto eq = v.rfind('=');
-               if (eq == std::string::npos) d.test_visibility = v;
-               else d.per_test[v.substr(0, eq)] = v.substr(eq + 1);
-             }
-           },
-           "Gradescope: when students see each test, VISIBILITY or \"CHECK NAME=VISIBILITY\" for one (repeatable)")
-        ->check([](const std::string& v) {
-          const std::string vis = v.substr(v.rfind('=') == std::string::npos ? 0 : v.rfind('=') + 1);
-          for (const auto& k : napkin::kVisibilities)
-            if (vis == k) return std::string();
-          return "the visibility must be hidden, after_due_date, after_published or visible, not `" + vis + "`";
-        });
+  Subcommand c;
+  c.app = run_cmd;
+  c.run = [&st] { return cmd_run(st.run, st.common); };
+  c.format = [&st] { return st.run.format; };
+  c.document_when_stopped = [](const std::string& f) { return f == "json" || f == "toml"; };
+  c.prepare = [&st] {
+    st.common.root_file = st.run.file;
+    return run_conflict(st.run);
   };
+  st.subcommands.push_back(std::move(c));
+}
 
-  CheckArgs check;
+void declare_explain(CLI::App& app, State& st) {
+  auto* explain_cmd = app.add_subcommand("explain", "print the derivation tree of one value, down to its inputs");
+  explain_cmd->add_option("file", st.explain.file, "a .napkin file")->required();
+  explain_cmd->add_option("name", st.explain.name, "a value such as decode.tokens_per_s, or any expression")->required();
+  explain_cmd->add_option("--depth", st.explain.depth, "levels of inputs to expand (default: all)");
+  explain_cmd->add_option("--format", st.explain.format, "text (default), json, toml, markdown or latex")
+      ->check(CLI::IsMember(kReportFormats));
+  explain_cmd->add_flag("--flat", st.explain.flat,
+                        "one line: every field and call inlined down to literals and inputs, as a textbook writes it");
+  explain_cmd->add_flag("--sources", st.explain.sources, "show where each formula is written (file:line)");
+  add_common(explain_cmd, st.common);
+
+  Subcommand c;
+  c.app = explain_cmd;
+  c.run = [&st] { return cmd_explain(st.explain, st.common); };
+  c.format = [&st] { return st.explain.format; };
+  st.subcommands.push_back(std::move(c));
+}
+
+// What students read of a graded run (docs/grading.md, What students see).
+void add_disclosure(CLI::App* sub, napkin::Disclosure& d) {
+  sub->add_flag("--show-expected", d.expected,
+                "show the expected values, the checks as written and the reference's values (hidden by default)");
+  sub->add_flag("--show-reference", d.reference, "show each check's path:line and the lines an error there quotes");
+  sub->add_option("--visibility", d.visibility,
+                  "Gradescope: when students see the whole result: visible (default), hidden, after_due_date "
+                  "or after_published")
+      ->check(CLI::IsMember(napkin::kVisibilities));
+  sub->add_option_function<std::vector<std::string>>(
+         "--test-visibility",
+         [&d](const std::vector<std::string>& all) {
+           for (const auto& v : all) {
+             const auto eq = v.rfind('=');
+             if (eq == std::string::npos) d.test_visibility = v;
+             else d.per_test[v.substr(0, eq)] = v.substr(eq + 1);
+           }
+         },
+         "Gradescope: when students see each test, VISIBILITY or \"CHECK NAME=VISIBILITY\" for one (repeatable)")
+      ->check([](const std::string& v) {
+        const std::string vis = v.substr(v.rfind('=') == std::string::npos ? 0 : v.rfind('=') + 1);
+        for (const auto& k : napkin::kVisibilities)
+          if (vis == k) return std::string();
+        return "the visibility must be hidden, after_due_date, after_published or visible, not `" + vis + "`";
+      });
+}
+
+void declare_check(CLI::App& app, State& st) {
   auto* check_cmd = app.add_subcommand("check", "run the checks of one or more files; exit 1 if any fails");
-  check_cmd->add_option("files", check.files, "one or more .napkin files")->required();
-  check_cmd->add_flag("-v,--verbose", check.verbose, "list passing checks too");
-  check_cmd->add_option("--format", check.format,
+  check_cmd->add_option("files", st.check.files, "one or more .napkin files")->required();
+  check_cmd->add_flag("-v,--verbose", st.check.verbose, "list passing checks too");
+  check_cmd->add_option("--format", st.check.format,
                         "text (default), json, junit (JUnit XML) or gradescope (results.json): every check with its "
                         "points, values and message")
       ->check(CLI::IsMember({"text", "json", "junit", "gradescope"}));
-  add_common(check_cmd);
-  add_restricted(check_cmd, false);
-  add_disclosure(check_cmd, check.disclosure);
+  add_common(check_cmd, st.common);
+  add_restricted(check_cmd, st, false);
+  add_disclosure(check_cmd, st.check.disclosure);
 
-  GradeArgs grade;
+  Subcommand c;
+  c.app = check_cmd;
+  c.run = [&st] { return cmd_check(st.check, st.common); };
+  c.format = [&st] { return st.check.format; };
+  c.document_when_stopped = [](const std::string& f) { return f != "text"; };
+  st.subcommands.push_back(std::move(c));
+}
+
+void declare_grade(CLI::App& app, State& st) {
   auto* grade_cmd = app.add_subcommand(
       "grade", "run a reference's checks against a submission, and trace each failed answer to its first wrong step");
-  grade_cmd->add_option("reference", grade.reference, "the reference solution, with named checks and points")->required();
-  grade_cmd->add_option("submission", grade.submission, "the student's file, with the same records")->required();
-  grade_cmd->add_option("--format", grade.format, "text (default), json, junit or gradescope")
+  grade_cmd->add_option("reference", st.grade.reference, "the reference solution, with named checks and points")->required();
+  grade_cmd->add_option("submission", st.grade.submission, "the student's file, with the same records")->required();
+  grade_cmd->add_option("--format", st.grade.format, "text (default), json, junit or gradescope")
       ->check(CLI::IsMember({"text", "json", "junit", "gradescope"}));
-  add_common(grade_cmd);
-  add_restricted(grade_cmd, true);
-  add_disclosure(grade_cmd, grade.disclosure);
+  add_common(grade_cmd, st.common);
+  add_restricted(grade_cmd, st, true);
+  add_disclosure(grade_cmd, st.grade.disclosure);
   grade_cmd
       ->add_option_function<std::string>(
           "--carried-forward",
-          [&grade](const std::string& v) {
+          [&st](const std::string& v) {
             const bool percent = !v.empty() && v.back() == '%';
-            grade.carried_forward = std::stod(v.substr(0, v.size() - percent)) / (percent ? 100 : 1);
+            st.grade.carried_forward = std::stod(v.substr(0, v.size() - percent)) / (percent ? 100 : 1);
           },
           "the share of its points an answer earns that is right from the student's own wrong earlier answers: "
           "50% (default), 0 for none, 100% for all")
@@ -218,144 +258,295 @@ int main(int argc, char** argv) {
         return std::string();
       });
 
-  SweepArgs sweep;
-  auto* sweep_cmd = app.add_subcommand("sweep", "print a file's sweeps as tables");
-  sweep_cmd->add_option("file", sweep.file, "a .napkin file with `sweep` statements")->required();
-  sweep_cmd->add_option("--format", sweep.format, "text (default), markdown, csv or json")
-      ->check(CLI::IsMember({"text", "markdown", "csv", "json"}));
-  add_common(sweep_cmd);
+  Subcommand c;
+  c.app = grade_cmd;
+  c.run = [&st] { return cmd_grade(st.grade, st.common); };
+  c.format = [&st] { return st.grade.format; };
+  c.document_when_stopped = [](const std::string&) { return true; };
+  c.prepare = [&st] {
+    st.common.restricted = !st.unrestricted;
+    return std::string();
+  };
+  st.subcommands.push_back(std::move(c));
+}
 
-  QuickArgs quick;
+void declare_sweep_quick_eval(CLI::App& app, State& st) {
+  auto* sweep_cmd = app.add_subcommand("sweep", "print a file's sweeps as tables");
+  sweep_cmd->add_option("file", st.sweep.file, "a .napkin file with `sweep` statements")->required();
+  sweep_cmd->add_option("--format", st.sweep.format, "text (default), markdown, csv or json")
+      ->check(CLI::IsMember({"text", "markdown", "csv", "json"}));
+  add_common(sweep_cmd, st.common);
+
   auto* quick_cmd = app.add_subcommand(
       "quick", "the standard serving report for a catalog model on a catalog GPU (std/serving's `serving`)");
-  quick_cmd->add_option("--model", quick.model, "a model from std/models, e.g. llama3_8b");
-  quick_cmd->add_option("--config", quick.config, "a Hugging Face config.json instead of --model (std/hf reads it)");
-  quick_cmd->add_option("--gpu", quick.gpu, "a GPU from std/hardware, e.g. h100_sxm")->required();
-  quick_cmd->add_option("--batch", quick.batch, "sequences decoded together (default 1)");
-  quick_cmd->add_option("--context", quick.context, "tokens held per sequence (default 2048)");
-  quick_cmd->add_option("--prompt", quick.prompt, "tokens prefilled before the first output (default: the context)");
-  quick_cmd->add_option("--price", quick.price, "USD per GPU-hour (default 2)");
-  quick_cmd->add_option("--mfu", quick.mfu, "percent of peak FLOP/s that prefill reaches (default 50)");
-  quick_cmd->add_flag("--steps", quick.steps, "show each value's derivation");
-  quick_cmd->add_option("--format", quick.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
-  add_common(quick_cmd);
+  quick_cmd->add_option("--model", st.quick.model, "a model from std/models, e.g. llama3_8b");
+  quick_cmd->add_option("--config", st.quick.config, "a Hugging Face config.json instead of --model (std/hf reads it)");
+  quick_cmd->add_option("--gpu", st.quick.gpu, "a GPU from std/hardware, e.g. h100_sxm")->required();
+  quick_cmd->add_option("--batch", st.quick.batch, "sequences decoded together (default 1)");
+  quick_cmd->add_option("--context", st.quick.context, "tokens held per sequence (default 2048)");
+  quick_cmd->add_option("--prompt", st.quick.prompt, "tokens prefilled before the first output (default: the context)");
+  quick_cmd->add_option("--price", st.quick.price, "USD per GPU-hour (default 2)");
+  quick_cmd->add_option("--mfu", st.quick.mfu, "percent of peak FLOP/s that prefill reaches (default 50)");
+  quick_cmd->add_flag("--steps", st.quick.steps, "show each value's derivation");
+  quick_cmd->add_option("--format", st.quick.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  add_common(quick_cmd, st.common);
 
-  EvalArgs eval;
   auto* eval_cmd = app.add_subcommand("eval", "evaluate one expression, with the standard library imported");
-  eval_cmd->add_option("expr", eval.expr, "e.g. '2 * 80 * 8 * 128 * 32768 * 2 B -> GiB'")->required();
-  eval_cmd->add_flag("--steps", eval.steps, "show the formula and its substitution");
-  add_common(eval_cmd);
+  eval_cmd->add_option("expr", st.eval.expr, "e.g. '2 * 80 * 8 * 128 * 32768 * 2 B -> GiB'")->required();
+  eval_cmd->add_flag("--steps", st.eval.steps, "show the formula and its substitution");
+  add_common(eval_cmd, st.common);
 
-  PlotArgs plot;
+  st.eval_cmd = eval_cmd;
+  Subcommand c;
+  c.app = sweep_cmd;
+  c.run = [&st] { return cmd_sweep(st.sweep, st.common); };
+  c.format = [&st] { return st.sweep.format; };
+  st.subcommands.push_back(c);
+  c = Subcommand{};
+  c.app = quick_cmd;
+  c.run = [&st] { return cmd_quick(st.quick, st.common); };
+  c.format = [&st] { return st.quick.format; };
+  st.subcommands.push_back(c);
+  c = Subcommand{};
+  c.app = eval_cmd;
+  c.run = [&st] { return cmd_eval(st.eval, st.common); };
+  st.subcommands.push_back(std::move(c));
+}
+
+void declare_plot(CLI::App& app, State& st) {
   auto* plot_cmd = app.add_subcommand("plot", "draw a roofline or a sweep as SVG");
   plot_cmd->require_subcommand(1);
   auto* roofline_cmd = plot_cmd->add_subcommand("roofline", "the GPU's roofline with every FLOP/B field of the file as a point");
-  roofline_cmd->add_option("file", plot.file, "a .napkin file")->required();
-  roofline_cmd->add_option("--gpu", plot.gpu, "the hardware, e.g. h100_sxm or decode.gpu (default: the file's own)");
-  roofline_cmd->add_option("--peak", plot.peak, "the compute ceiling's field (default peak_bf16)");
-  roofline_cmd->add_option("-o,--output", plot.output, "the SVG file to write (default: standard output)");
-  add_common(roofline_cmd);
+  roofline_cmd->add_option("file", st.plot.file, "a .napkin file")->required();
+  roofline_cmd->add_option("--gpu", st.plot.gpu, "the hardware, e.g. h100_sxm or decode.gpu (default: the file's own)");
+  roofline_cmd->add_option("--peak", st.plot.peak, "the compute ceiling's field (default peak_bf16)");
+  roofline_cmd->add_option("-o,--output", st.plot.output, "the SVG file to write (default: standard output)");
+  add_common(roofline_cmd, st.common);
   auto* plot_sweep_cmd = plot_cmd->add_subcommand("sweep", "a sweep's numeric columns against its first input");
-  plot_sweep_cmd->add_option("file", plot.file, "a .napkin file with `sweep` statements")->required();
-  plot_sweep_cmd->add_option("--sweep", plot.sweep, "which sweep, counting from 1 (default 1)")
+  plot_sweep_cmd->add_option("file", st.plot.file, "a .napkin file with `sweep` statements")->required();
+  plot_sweep_cmd->add_option("--sweep", st.plot.sweep, "which sweep, counting from 1 (default 1)")
       ->check(CLI::Range(1, 1000000));
-  plot_sweep_cmd->add_option("-o,--output", plot.output, "the SVG file to write (default: standard output)");
-  add_common(plot_sweep_cmd);
+  plot_sweep_cmd->add_option("-o,--output", st.plot.output, "the SVG file to write (default: standard output)");
+  add_common(plot_sweep_cmd, st.common);
 
-  DiffArgs diff;
+  Subcommand c;
+  c.app = plot_cmd;
+  c.run = [&st, roofline_cmd] {
+    st.plot.kind = *roofline_cmd ? "roofline" : "sweep";
+    return cmd_plot(st.plot, st.common);
+  };
+  st.subcommands.push_back(std::move(c));
+}
+
+void declare_diff_fmt_measure(CLI::App& app, State& st) {
   auto* diff_cmd = app.add_subcommand(
       "diff", "what moved between two versions of a file: changed inputs, then every value, largest change first");
-  diff_cmd->add_option("files", diff.files, "OLD NEW (with --git: the arguments git passes an external diff)")
+  diff_cmd->add_option("files", st.diff.files, "OLD NEW (with --git: the arguments git passes an external diff)")
       ->required();
-  diff_cmd->add_option("--explain", diff.explain, "show this value's old and new derivations side by side");
-  diff_cmd->add_option("--format", diff.format, "text (default), markdown or json")
+  diff_cmd->add_option("--explain", st.diff.explain, "show this value's old and new derivations side by side");
+  diff_cmd->add_option("--format", st.diff.format, "text (default), markdown or json")
       ->check(CLI::IsMember({"text", "markdown", "json"}));
-  diff_cmd->add_option("--threshold", diff.threshold, "hide values that moved less than this, e.g. 0.1%");
-  diff_cmd->add_option("--base-dir", diff.base_dir,
+  diff_cmd->add_option("--threshold", st.diff.threshold, "hide values that moved less than this, e.g. 0.1%");
+  diff_cmd->add_option("--base-dir", st.diff.base_dir,
                        "resolve imports of both versions in this directory (for `<(git show REV:FILE)`)");
-  diff_cmd->add_flag("--git", diff.git, "called by git as diff.napkin.command or GIT_EXTERNAL_DIFF; always exits 0");
-  add_common(diff_cmd);
+  diff_cmd->add_flag("--git", st.diff.git, "called by git as st.diff.napkin.command or GIT_EXTERNAL_DIFF; always exits 0");
+  add_common(diff_cmd, st.common);
 
-  FmtArgs fmt_args;
   auto* fmt_cmd = app.add_subcommand("fmt", "print files in the canonical layout, or rewrite them (-w)");
-  fmt_cmd->add_option("files", fmt_args.files, "one or more .napkin files, or - for standard input")->required();
-  auto* fmt_check = fmt_cmd->add_flag("--check", fmt_args.check, "list the files that are not formatted; exit 1 if any");
-  fmt_cmd->add_flag("-w,--write", fmt_args.write, "rewrite the files in place")->excludes(fmt_check);
+  fmt_cmd->add_option("files", st.fmt.files, "one or more .napkin files, or - for standard input")->required();
+  auto* fmt_check = fmt_cmd->add_flag("--check", st.fmt.check, "list the files that are not formatted; exit 1 if any");
+  fmt_cmd->add_flag("-w,--write", st.fmt.write, "rewrite the files in place")->excludes(fmt_check);
 
-  MeasureArgs measure;
   auto* measure_cmd = app.add_subcommand(
       "measure", "run this machine's probes (CPU, and GPU where there is one), print them beside the spec sheet");
-  measure_cmd->add_option("--probe", measure.probes, "only this probe, e.g. gpu.copy_bandwidth (repeatable)");
-  measure_cmd->add_option("--out", measure.out, "write a hardware profile, for import_toml(\"FILE.toml\")");
-  add_common(measure_cmd);
+  measure_cmd->add_option("--probe", st.measure.probes, "only this probe, e.g. gpu.copy_bandwidth (repeatable)");
+  measure_cmd->add_option("--out", st.measure.out, "write a hardware profile, for import_toml(\"FILE.toml\")");
+  add_common(measure_cmd, st.common);
 
-  SolveArgs solve_args;
+  Subcommand c;
+  c.app = diff_cmd;
+  c.run = [&st] { return cmd_diff(st.diff, st.common); };
+  c.format = [&st] { return st.diff.format; };
+  st.subcommands.push_back(c);
+  c = Subcommand{};
+  c.app = fmt_cmd;
+  c.run = [&st] { return cmd_fmt(st.fmt, st.common); };
+  c.format = [] { return std::string("source"); };
+  st.subcommands.push_back(c);
+  c = Subcommand{};
+  c.app = measure_cmd;
+  c.run = [&st] { return cmd_measure(st.measure, st.common); };
+  st.subcommands.push_back(std::move(c));
+}
+
+void declare_solve_sensitivity(CLI::App& app, State& st) {
   auto* solve_cmd = app.add_subcommand(
       "solve", "find the value of one input of a record at which a condition holds (bisection; docs/language.md)");
-  solve_cmd->add_option("file", solve_args.file, "a .napkin file")->required();
-  solve_cmd->add_option("record", solve_args.record, "the record, e.g. decode")->required();
-  solve_cmd->add_option("--for", solve_args.input, "the input to find, e.g. batch")->required();
-  solve_cmd->add_option("--where", solve_args.where, "an equation in the record's fields, e.g. 'tokens_per_s == 2000 token/s'");
-  solve_cmd->add_option("--max", solve_args.max, "the largest value at which this holds, e.g. memory_fits");
-  solve_cmd->add_option("--min", solve_args.min, "the smallest value at which this holds");
-  solve_cmd->add_option("--lo", solve_args.lo, "the bracket's low end (with --hi; default: widened from the input's value)");
-  solve_cmd->add_option("--hi", solve_args.hi, "the bracket's high end");
-  solve_cmd->add_option("--depth", solve_args.depth, "levels of the derivation shown at the solution (default 1; -1: all)");
-  solve_cmd->add_option("--format", solve_args.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
-  add_common(solve_cmd);
+  solve_cmd->add_option("file", st.solve.file, "a .napkin file")->required();
+  solve_cmd->add_option("record", st.solve.record, "the record, e.g. decode")->required();
+  solve_cmd->add_option("--for", st.solve.input, "the input to find, e.g. batch")->required();
+  solve_cmd->add_option("--where", st.solve.where, "an equation in the record's fields, e.g. 'tokens_per_s == 2000 token/s'");
+  solve_cmd->add_option("--max", st.solve.max, "the largest value at which this holds, e.g. memory_fits");
+  solve_cmd->add_option("--min", st.solve.min, "the smallest value at which this holds");
+  solve_cmd->add_option("--lo", st.solve.lo, "the bracket's low end (with --hi; default: widened from the input's value)");
+  solve_cmd->add_option("--hi", st.solve.hi, "the bracket's high end");
+  solve_cmd->add_option("--depth", st.solve.depth, "levels of the derivation shown at the solution (default 1; -1: all)");
+  solve_cmd->add_option("--format", st.solve.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  add_common(solve_cmd, st.common);
 
-  SensitivityArgs sens;
   auto* sens_cmd = app.add_subcommand(
       "sensitivity", "rank the inputs a value depends on by elasticity, d ln y / d ln x (default: those the file sets)");
-  sens_cmd->add_option("file", sens.file, "a .napkin file")->required();
-  sens_cmd->add_option("name", sens.name, "a record's field, e.g. decode.tokens_per_s")->required();
-  auto* vary_opt = sens_cmd->add_option("--vary", sens.vary,
+  sens_cmd->add_option("file", st.sens.file, "a .napkin file")->required();
+  sens_cmd->add_option("name", st.sens.name, "a record's field, e.g. decode.tokens_per_s")->required();
+  auto* vary_opt = sens_cmd->add_option("--vary", st.sens.vary,
                        "rank only these inputs, e.g. batch,model.layers (a path below the record, the full path, or RECORD.FIELD)")
       ->delimiter(',');
-  sens_cmd->add_option("--except", sens.except, "leave these inputs out of the ranking")->delimiter(',')->excludes(vary_opt);
-  sens_cmd->add_flag("--all-inputs", sens.all_inputs,
+  sens_cmd->add_option("--except", st.sens.except, "leave these inputs out of the ranking")->delimiter(',')->excludes(vary_opt);
+  sens_cmd->add_flag("--all-inputs", st.sens.all_inputs,
                      "rank every input, the library's too (default: the inputs the file itself sets)")
       ->excludes(vary_opt);
-  sens_cmd->add_option("--format", sens.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
-  add_common(sens_cmd);
+  sens_cmd->add_option("--format", st.sens.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  add_common(sens_cmd, st.common);
 
-  HandoutArgs handout;
+  Subcommand c;
+  c.app = solve_cmd;
+  c.run = [&st] { return cmd_solve(st.solve, st.common); };
+  c.format = [&st] { return st.solve.format; };
+  st.subcommands.push_back(c);
+  c = Subcommand{};
+  c.app = sens_cmd;
+  c.run = [&st] { return cmd_sensitivity(st.sens, st.common); };
+  c.format = [&st] { return st.sens.format; };
+  st.subcommands.push_back(std::move(c));
+}
+
+void declare_handout(CLI::App& app, State& st) {
   auto* handout_cmd = app.add_subcommand(
       "handout", "the student's sheet: the file's questions and givens, a blank with its unit for every answer");
-  handout_cmd->add_option("file", handout.file, "a .napkin file (the solution)")->required();
-  handout_cmd->add_option("--format", handout.format, "text (default), markdown or latex")
+  handout_cmd->add_option("file", st.handout.file, "a .napkin file (the solution)")->required();
+  handout_cmd->add_option("--format", st.handout.format, "text (default), markdown or latex")
       ->check(CLI::IsMember({"text", "markdown", "latex"}));
-  add_common(handout_cmd);
+  add_common(handout_cmd, st.common);
 
-  LayoutArgs layout;
+  Subcommand c;
+  c.app = handout_cmd;
+  c.run = [&st] { return cmd_handout(st.handout, st.common); };
+  c.format = [&st] { return st.handout.format; };
+  st.subcommands.push_back(std::move(c));
+}
+
+void declare_layout(CLI::App& app, State& st) {
   auto* layout_cmd = app.add_subcommand(
       "layout", "rank a training plan's parallel layouts by step time, dropping those that do not fit (docs/language.md)");
-  layout_cmd->add_option("file", layout.file, "a .napkin file")->required();
-  layout_cmd->add_option("plan", layout.record, "a std/plans training_plan, e.g. plan")->required();
-  layout_cmd->add_option("--top", layout.top, "layouts shown (default 5)")->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
-  layout_cmd->add_option("--tp", layout.tp, "tensor-parallel degrees to try, e.g. 4,8 (default: every divisor inside a domain)")->delimiter(',')->type_name("N");
-  layout_cmd->add_option("--pp", layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',')->type_name("N");
-  layout_cmd->add_option("--cp", layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',')->type_name("N");
-  layout_cmd->add_option("--micro-batch", layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8,16)")->delimiter(',')->type_name("N");
-  layout_cmd->add_option("--vpp", layout.vpp, "virtual stages per GPU to try (default 1,2,3,4,6,8)")->delimiter(',')->type_name("N");
-  layout_cmd->add_option("--zero", layout.zero_stage, "ZeRO stages to try, 0 to 3 (default: the plan's)")->delimiter(',')->type_name("N");
-  layout_cmd->add_option("--recompute", layout.recompute, "recomputation to try: none, selective, full (default: the plan's)")->delimiter(',')->type_name("MODE")->check(CLI::IsMember({"none", "selective", "full"}));
-  layout_cmd->add_option("--against", layout.against, "another plan of the file (a new model or cluster): say whether its best layout differs");
-  layout_cmd->add_option("--format", layout.format, "text (default), markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
-  add_common(layout_cmd);
+  layout_cmd->add_option("file", st.layout.file, "a .napkin file")->required();
+  layout_cmd->add_option("plan", st.layout.record, "a std/plans training_plan, e.g. plan")->required();
+  layout_cmd->add_option("--top", st.layout.top, "layouts shown (default 5)")->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  layout_cmd->add_option("--tp", st.layout.tp, "tensor-parallel degrees to try, e.g. 4,8 (default: every divisor inside a domain)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--pp", st.layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--cp", st.layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--micro-batch", st.layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8,16)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--vpp", st.layout.vpp, "virtual stages per GPU to try (default 1,2,3,4,6,8)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--zero", st.layout.zero_stage, "ZeRO stages to try, 0 to 3 (default: the plan's)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--recompute", st.layout.recompute, "recomputation to try: none, selective, full (default: the plan's)")->delimiter(',')->type_name("MODE")->check(CLI::IsMember({"none", "selective", "full"}));
+  layout_cmd->add_option("--against", st.layout.against, "another plan of the file (a new model or cluster): say whether its best layout differs");
+  layout_cmd->add_option("--format", st.layout.format, "text (default), markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
+  add_common(layout_cmd, st.common);
 
-  LspArgs lsp;
+  Subcommand c;
+  c.app = layout_cmd;
+  c.run = [&st] { return cmd_layout(st.layout, st.common); };
+  c.format = [&st] { return st.layout.format; };
+  st.subcommands.push_back(std::move(c));
+}
+
+void declare_lsp(CLI::App& app, State& st) {
   auto* lsp_cmd = app.add_subcommand(
       "lsp", "the language server for editors, over standard input and output (docs/editors.md)");
-  lsp_cmd->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
-  lsp_cmd->add_option("--stdlib", common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy")
+  lsp_cmd->add_option("--digits", st.common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
+  lsp_cmd->add_option("--stdlib", st.common.stdlib_dir, "read std/NAME from this directory instead of the built-in copy")
       ->check(CLI::ExistingDirectory);
-  lsp_cmd->add_option("--std-dir", lsp.std_dir,
+  lsp_cmd->add_option("--std-dir", st.lsp.std_dir,
                       "where the standard library's modules are written for go-to-definition "
                       "(default $XDG_CACHE_HOME/napkin/std/VERSION)");
 
+  Subcommand c;
+  c.app = lsp_cmd;
+  c.run = [&st] { return cmd_lsp(st.lsp, st.common); };
+  st.subcommands.push_back(std::move(c));
+}
+
+void describe(CLI::App& app) {
+  app.footer(
+      "Examples:\n"
+      "  napkin run examples/exercise1_size_a_model.napkin --steps\n"
+      "  napkin run examples/exercise1_size_a_model.napkin --steps --format latex --checks beside > solution.tex\n"
+      "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
+      "  napkin check examples/*.napkin\n"
+      "  napkin grade examples/grading/reference.napkin examples/grading/submission_kv.napkin\n"
+      "  napkin diff <(git show HEAD~1:plan.napkin) plan.napkin\n"
+      "  napkin fmt --check examples/*.napkin\n"
+      "  napkin eval '39.02 GB / (5.3 TB/s) -> ms'\n"
+      "  napkin quick --model llama3_8b --gpu h100_sxm --batch 32 --context 8192\n"
+      "\nExit status: 0 ok, 1 a check failed (diff: a value moved; fmt --check: a file is not formatted),\n"
+      "2 a usage, parse or evaluation error.\n"
+      "The language is described in docs/language.md.");
+  app.set_version_flag("--version", std::string("napkin ") + napkin::kVersion);
+  app.require_subcommand(1);
+}
+
+// Runs the one subcommand parsed, within the limits of a restricted run.
+int dispatch(State& st) {
+  const Subcommand* chosen = nullptr;
+  for (const auto& c : st.subcommands)
+    if (*c.app) chosen = &c;
+  if (!chosen) return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, "no command", kMoreHelp)));
+  // A closed pipe is an error to report (EPIPE), not a signal that kills napkin.
+  std::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit (`ulimit -f`) makes a write fail with EFBIG, which
+  // io/atomic_write reports, leaving the original whole: not a signal that
+  // kills napkin half-way through a file.
+  std::signal(SIGXFSZ, SIG_IGN);
+  const std::string conflict = chosen->prepare();
+  if (!conflict.empty()) return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, conflict, kMoreHelp)));
+  const std::string format = chosen->format();
+  Common& common = st.common;
+  if (common.restricted) bound_run(common.time_limit, common.memory_limit, chosen->document_when_stopped(format));
+  Result r;
   try {
-    std::vector<std::string> args = with_expression_last(argc, argv, *eval_cmd);
+    r = chosen->run();
+    // What goes to stdout cannot drive the terminal (ESC, BEL, CSI), each
+    // format escaping in its own syntax.
+    r.out = printed(std::move(r.out), format);
+  } catch (...) {  // a result too big to render in the memory left, or what no command caught
+    r = napkin::cli::failed(napkin::cli::diagnose(std::current_exception(), common.restricted ? common.memory_limit : 0));
+  }
+  if (common.restricted) r = settled(std::move(r));
+  return finish(r);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  heap_on_huge_page();
+  CLI::App app{"napkin: back-of-the-envelope performance arithmetic for large models, with units and derivations",
+               "napkin"};
+  describe(app);
+  State st;
+  st.common.host = &kCommandLineHost;
+  st.common.process_ends = true;
+  declare_run(app, st);
+  declare_explain(app, st);
+  declare_check(app, st);
+  declare_grade(app, st);
+  declare_sweep_quick_eval(app, st);
+  declare_plot(app, st);
+  declare_diff_fmt_measure(app, st);
+  declare_solve_sensitivity(app, st);
+  declare_handout(app, st);
+  declare_layout(app, st);
+  declare_lsp(app, st);
+  try {
+    std::vector<std::string> args = with_expression_last(argc, argv, *st.eval_cmd);
     std::vector<char*> arg_pointers;
     for (auto& s : args) arg_pointers.push_back(s.data());
     app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
@@ -368,64 +559,5 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {  // what CLI11 found wrong, with napkin's code for it
     return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, e.what(), kMoreHelp)));
   }
-
-  // A closed pipe is an error to report (EPIPE), not a signal that kills napkin.
-  std::signal(SIGPIPE, SIG_IGN);
-  if (*run_cmd) {
-    const std::string conflict = run_conflict(run);
-    if (!conflict.empty()) return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, conflict, kMoreHelp)));
-  }
-  // A file-size limit (`ulimit -f`) makes a write fail with EFBIG, which
-  // io/atomic_write reports, leaving the original whole: not a signal that
-  // kills napkin half-way through a file.
-  std::signal(SIGXFSZ, SIG_IGN);
-  if (*grade_cmd) common.restricted = !unrestricted;
-  if (*run_cmd) common.root_file = run.file;
-  // The format of what stdout receives (printed, finish.hpp).
-  const std::string format = *run_cmd       ? run.format
-                             : *explain_cmd ? explain.format
-                             : *check_cmd   ? check.format
-                             : *grade_cmd   ? grade.format
-                             : *sweep_cmd   ? sweep.format
-                             : *quick_cmd   ? quick.format
-                             : *diff_cmd    ? diff.format
-                             : *solve_cmd   ? solve_args.format
-                             : *sens_cmd    ? sens.format
-                             : *handout_cmd ? handout.format
-                             : *layout_cmd  ? layout.format
-                             : *fmt_cmd     ? "source"
-                                            : "text";
-  // The formats whose commands print a document in place of a stopped run (restricted.hpp).
-  const bool stop_document = (*check_cmd && format != "text") || *grade_cmd ||
-                             (*run_cmd && (format == "json" || format == "toml"));
-  if (common.restricted) bound_run(common.time_limit, common.memory_limit, stop_document);
-  Result r;
-  try {
-    if (*run_cmd) r = cmd_run(run, common);
-    else if (*explain_cmd) r = cmd_explain(explain, common);
-    else if (*check_cmd) r = cmd_check(check, common);
-    else if (*grade_cmd) r = cmd_grade(grade, common);
-    else if (*eval_cmd) r = cmd_eval(eval, common);
-    else if (*sweep_cmd) r = cmd_sweep(sweep, common);
-    else if (*quick_cmd) r = cmd_quick(quick, common);
-    else if (*plot_cmd) {
-      plot.kind = *roofline_cmd ? "roofline" : "sweep";
-      r = cmd_plot(plot, common);
-    }
-    else if (*diff_cmd) r = cmd_diff(diff, common);
-    else if (*fmt_cmd) r = cmd_fmt(fmt_args, common);
-    else if (*measure_cmd) r = cmd_measure(measure, common);
-    else if (*solve_cmd) r = cmd_solve(solve_args, common);
-    else if (*sens_cmd) r = cmd_sensitivity(sens, common);
-    else if (*handout_cmd) r = cmd_handout(handout, common);
-    else if (*layout_cmd) r = cmd_layout(layout, common);
-    else if (*lsp_cmd) r = cmd_lsp(lsp, common);
-    // What goes to stdout cannot drive the terminal (ESC, BEL, CSI), each
-    // format escaping in its own syntax.
-    r.out = printed(std::move(r.out), format);
-  } catch (...) {  // a result too big to render in the memory left, or what no command caught
-    r = napkin::cli::failed(napkin::cli::diagnose(std::current_exception(), common.restricted ? common.memory_limit : 0));
-  }
-  if (common.restricted) r = settled(std::move(r));
-  return finish(r);
+  return dispatch(st);
 }
