@@ -71,53 +71,61 @@ struct Candidate {
   std::array<double, kInputs.size()> x;
 };
 
-}  // namespace
+// The plan a search varies: its record, the slots of its inputs and of the
+// fields read back, and the figures that bound the candidates.
+struct Plan {
+  Record* base = nullptr;
+  std::vector<std::size_t> inputs, columns;
+  std::size_t validity_at = kColumns.size() + kStepParts.size();
+  double layers = 0, batch = 0;
+  bool tp_inside = true;
+};
 
-LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) {
-  LayoutResult out;
+Plan read_plan(Interpreter& in, Module* m, const LayoutSpec& spec, LayoutResult& out) {
+  Plan p;
   const ast::Expr& rec_expr = in.parse_snippet("<record>", spec.record);
   Value rv = in.eval_in(m, rec_expr);
   if (rv.kind != Value::Kind::Record)
     fail(codes::not_a_record, rec_expr.span,
          fmt::format("napkin layout searches a training plan, but `{}` is {}", spec.record, describe_kind(rv)));
-  Record* base = rv.rec;
-  out.record = base->name.empty() ? spec.record : base->name;
-
-  std::vector<std::size_t> inputs, columns;
-  for (const char* n : kInputs) inputs.push_back(slot_of(base, out.record, n));
-  for (const char* n : kColumns) columns.push_back(slot_of(base, out.record, n));
-  for (const char* n : kStepParts) columns.push_back(slot_of(base, out.record, n));
-  for (const char* n : kValidity) columns.push_back(slot_of(base, out.record, n));
-  const std::size_t validity_at = kColumns.size() + kStepParts.size();
-
-  out.gpus = number_in(in, m, base, "cluster.gpus", out.record);
-  out.gpus_per_domain = number_in(in, m, base, "cluster.gpus_per_domain", out.record);
-  out.capacity_value = in.eval_in({m, base}, in.parse_snippet("<layout>", "memory_capacity"));
+  p.base = rv.rec;
+  out.record = p.base->name.empty() ? spec.record : p.base->name;
+  for (const char* n : kInputs) p.inputs.push_back(slot_of(p.base, out.record, n));
+  for (const char* n : kColumns) p.columns.push_back(slot_of(p.base, out.record, n));
+  for (const char* n : kStepParts) p.columns.push_back(slot_of(p.base, out.record, n));
+  for (const char* n : kValidity) p.columns.push_back(slot_of(p.base, out.record, n));
+  out.gpus = number_in(in, m, p.base, "cluster.gpus", out.record);
+  out.gpus_per_domain = number_in(in, m, p.base, "cluster.gpus_per_domain", out.record);
+  out.capacity_value = in.eval_in({m, p.base}, in.parse_snippet("<layout>", "memory_capacity"));
   out.capacity = number(out.capacity_value);
-  const double layers = number_in(in, m, base, "model.layers", out.record);
-  const double batch = number_in(in, m, base, "global_batch", out.record);
-  const bool tp_inside = number_in(in, m, base, "tp_inside_domain", out.record) != 0;
+  p.layers = number_in(in, m, p.base, "model.layers", out.record);
+  p.batch = number_in(in, m, p.base, "global_batch", out.record);
+  p.tp_inside = number_in(in, m, p.base, "tp_inside_domain", out.record) != 0;
   if (!(out.gpus >= 1 && whole(out.gpus) && out.gpus <= 1e6))
     usage(fmt::format("{}.cluster.gpus is {}; napkin layout needs a whole number of GPUs up to 1,000,000", out.record,
                       out.gpus));
+  return p;
+}
 
-  // The candidates: what the options name, else every divisor that can be
-  // a layout (tp inside a domain unless the plan allows otherwise, pp up
-  // to the layers: uneven stages are the plan's to accept or refuse).
+// The candidates: what the options name, else every divisor that can be a
+// layout (tp inside a domain unless the plan allows otherwise, pp up to
+// the layers: uneven stages are the plan's to accept or refuse).
+std::vector<Candidate> candidates(Interpreter& in, Module* m, const LayoutSpec& spec, const Plan& plan,
+                                  const LayoutResult& out) {
   const std::vector<double> all = divisors(out.gpus);
   std::vector<double> tps = spec.tp, pps = spec.pp, cps = spec.cp, mbs = spec.micro_batch, vpps = spec.vpp,
                       zeros = spec.zero_stage, recomputes = spec.recompute;
   if (tps.empty())
     for (double d : all)
-      if (!tp_inside || d <= out.gpus_per_domain) tps.push_back(d);
+      if (!plan.tp_inside || d <= out.gpus_per_domain) tps.push_back(d);
   if (pps.empty())
     for (double d : all)
-      if (d <= layers) pps.push_back(d);
-  if (cps.empty()) cps.push_back(number_in(in, m, base, "cp", out.record));
+      if (d <= plan.layers) pps.push_back(d);
+  if (cps.empty()) cps.push_back(number_in(in, m, plan.base, "cp", out.record));
   if (mbs.empty()) mbs = {1, 2, 4, 8, 16};
   if (vpps.empty()) vpps = {1, 2, 3, 4, 6, 8};
-  if (zeros.empty()) zeros = {number_in(in, m, base, "zero_stage", out.record)};
-  if (recomputes.empty()) recomputes = {number_in(in, m, base, "recompute_level", out.record)};
+  if (zeros.empty()) zeros = {number_in(in, m, plan.base, "zero_stage", out.record)};
+  if (recomputes.empty()) recomputes = {number_in(in, m, plan.base, "recompute_level", out.record)};
   std::vector<Candidate> cands;
   for (double tp : tps)
     for (double pp : pps)
@@ -125,7 +133,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
         const double dp = out.gpus / (tp * pp * cp);
         if (!(dp >= 1 && whole(dp))) continue;
         for (double mb : mbs) {
-          if (!(whole(batch / (dp * mb)) && batch / (dp * mb) >= 1)) continue;
+          if (!(whole(plan.batch / (dp * mb)) && plan.batch / (dp * mb) >= 1)) continue;
           for (double v : vpps) {
             // Virtual stages need a pipeline; without one they are the
             // same layout again.
@@ -140,38 +148,41 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
           }
         }
       }
-  out.tried = cands.size();
   if (cands.empty())
     usage(fmt::format("no layout of {} GPUs divides {}'s batch of {} sequences and {} layers", out.gpus, out.record,
-                      batch, layers),
+                      plan.batch, plan.layers),
           "give the degrees to try with --tp, --pp, --cp and --micro-batch");
+  return cands;
+}
 
-  std::vector<std::vector<double>> cols(columns.size(), std::vector<double>(cands.size()));
+// Every candidate's fields read back, column by column: through the
+// compiled sweep program, or the tree walker for a point the program
+// marked (or every point, when the plan does not compile).
+std::vector<std::vector<double>> price(Interpreter& in, Module* m, const LayoutSpec& spec, const Plan& plan,
+                                       const std::vector<Candidate>& cands, LayoutResult& out) {
+  std::vector<std::vector<double>> cols(plan.columns.size(), std::vector<double>(cands.size()));
   auto values_of = [&](const Candidate& c) {
     std::vector<std::pair<std::size_t, Value>> v;
-    for (std::size_t k = 0; k < inputs.size(); ++k) v.emplace_back(inputs[k], Value::quantity(c.x[k]));
+    for (std::size_t k = 0; k < plan.inputs.size(); ++k) v.emplace_back(plan.inputs[k], Value::quantity(c.x[k]));
     return v;
   };
-  const std::vector<bool> dependent = dependent_fields(*base, inputs);
+  const std::vector<bool> dependent = dependent_fields(*plan.base, plan.inputs);
   const std::vector<std::size_t> independent = independent_fields(dependent);
   const std::size_t first_new = in.records_made();
-  Record* first = in.with_values(base, values_of(cands[0]));
+  Record* first = in.with_values(plan.base, values_of(cands[0]));
   std::vector<Value> like_cols;
-  for (std::size_t j = 0; j < columns.size(); ++j) like_cols.push_back(in.field(first, columns[j], Span{}));
+  for (std::size_t j = 0; j < plan.columns.size(); ++j) like_cols.push_back(in.field(first, plan.columns[j], Span{}));
   out.time_like = like_cols[3];
   out.memory_like = like_cols[2];
   out.bubble_like = like_cols[4];
   out.mfu_like = like_cols[5];
-
-  // A point the tree walker prices: a layout the program marked, or every
-  // layout when the plan does not compile.
   auto walk = [&](std::size_t p) {
     const std::size_t made = in.records_made();
-    Record* r = in.with_values(base, values_of(cands[p]));
+    Record* r = in.with_values(plan.base, values_of(cands[p]));
     share_independent_fields(*r, *first, independent);
     bool reaches = false;
-    for (std::size_t j = 0; j < columns.size(); ++j) {
-      Value v = in.field(r, columns[j], Span{});
+    for (std::size_t j = 0; j < plan.columns.size(); ++j) {
+      Value v = in.field(r, plan.columns[j], Span{});
       if (v.kind != Value::Kind::Quantity && v.kind != Value::Kind::Bool)
         usage(fmt::format("{}.{} is {}; napkin layout needs a number", out.record, column_name(j), describe_kind(v)));
       cols[j][p] = v.samples ? v.q.v : number(v);
@@ -179,26 +190,27 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
     }
     if (!reaches && retirable(*r, made)) in.retire(*r);
   };
-
   std::unique_ptr<CompiledSweep> compiled;
   if (spec.compile) {
     std::vector<Value> like_in;
-    for (std::size_t k = 0; k < inputs.size(); ++k) like_in.push_back(Value::quantity(cands[0].x[k]));
-    compiled = compile_sweep(in, m, first, inputs, like_in, dependent, columns);
+    for (std::size_t k = 0; k < plan.inputs.size(); ++k) like_in.push_back(Value::quantity(cands[0].x[k]));
+    compiled = compile_sweep(in, m, first, plan.inputs, like_in, dependent, plan.columns);
   }
-  if (compiled) {
+  if (!compiled) {
+    for (std::size_t p = 0; p < cands.size(); ++p) walk(p);
+  } else {
     out.compiled = true;
     constexpr std::size_t L = SweepProgram::kLanes;
-    std::vector<double> regs, ins(inputs.size() * L), outs(columns.size() * L);
-    std::vector<const double*> in_ptr(inputs.size());
-    std::vector<double*> out_ptr(columns.size());
-    for (std::size_t k = 0; k < inputs.size(); ++k) in_ptr[k] = ins.data() + k * L;
-    for (std::size_t j = 0; j < columns.size(); ++j) out_ptr[j] = outs.data() + j * L;
+    std::vector<double> regs, ins(plan.inputs.size() * L), outs(plan.columns.size() * L);
+    std::vector<const double*> in_ptr(plan.inputs.size());
+    std::vector<double*> out_ptr(plan.columns.size());
+    for (std::size_t k = 0; k < plan.inputs.size(); ++k) in_ptr[k] = ins.data() + k * L;
+    for (std::size_t j = 0; j < plan.columns.size(); ++j) out_ptr[j] = outs.data() + j * L;
     std::vector<std::uint8_t> bad(L);
     for (std::size_t start = 0; start < cands.size(); start += L) {
       const std::size_t n = std::min(L, cands.size() - start);
       for (std::size_t l = 0; l < n; ++l)
-        for (std::size_t k = 0; k < inputs.size(); ++k) ins[k * L + l] = cands[start + l].x[k];
+        for (std::size_t k = 0; k < plan.inputs.size(); ++k) ins[k * L + l] = cands[start + l].x[k];
       compiled->program.run(n, in_ptr.data(), out_ptr.data(), bad.data(), regs);
       for (std::size_t l = 0; l < n; ++l) {
         if (bad[l]) {
@@ -206,14 +218,18 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
           walk(start + l);
           continue;
         }
-        for (std::size_t j = 0; j < columns.size(); ++j) cols[j][start + l] = outs[j * L + l];
+        for (std::size_t j = 0; j < plan.columns.size(); ++j) cols[j][start + l] = outs[j * L + l];
       }
     }
-  } else {
-    for (std::size_t p = 0; p < cands.size(); ++p) walk(p);
   }
   if (retirable(*first, first_new)) in.retire(*first);
+  return cols;
+}
 
+// The valid layouts, fastest first, those that fit ranked; each invalid one
+// counted under every reason it fails.
+void rank(const std::vector<Candidate>& cands, const std::vector<std::vector<double>>& cols, std::size_t validity_at,
+          LayoutResult& out) {
   std::vector<LayoutRow> valid;
   for (std::size_t p = 0; p < cands.size(); ++p) {
     LayoutRow r;
@@ -254,6 +270,17 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
     ++out.not_fitting;
     if (out.ranked.empty() && !out.fastest_not_fitting) out.fastest_not_fitting = r;
   }
+}
+
+}  // namespace
+
+LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) {
+  LayoutResult out;
+  const Plan plan = read_plan(in, m, spec, out);
+  const std::vector<Candidate> cands = candidates(in, m, spec, plan, out);
+  out.tried = cands.size();
+  const auto cols = price(in, m, spec, plan, cands, out);
+  rank(cands, cols, plan.validity_at, out);
   return out;
 }
 
