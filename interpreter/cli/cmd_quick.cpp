@@ -111,6 +111,13 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
       throw Error(std::move(d));
     }
     if (a.config.empty()) require_known("model", a.model, catalog(in, "models", "model"));
+    // A config that is not there is the command line's mistake, said as
+    // such, not as an import in the source quick writes.
+    if (std::error_code ec; !a.config.empty() && !std::filesystem::is_regular_file(a.config, ec))
+      throw Error(unplaced(codes::io,
+                           fmt::format("--config {}: {}", a.config,
+                                       std::filesystem::exists(a.config, ec) ? "not a regular file" : "no such file"),
+                           "give the path of a Hugging Face config.json"));
     require_known("GPU", a.gpu, catalog(in, "hardware", "hardware"));
     const std::string model = a.config.empty() ? a.model : config_model_name(a.config);
     std::string fields = fmt::format("model = {}, gpu = {}, batch = {}, context = {} token", model, a.gpu,

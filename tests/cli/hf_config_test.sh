@@ -26,8 +26,11 @@ mkdir -p "$tmp/Llama-3.1-8B"
 cp "$configs/llama3_1_8b.json" "$tmp/Llama-3.1-8B/config.json"
 expect_match quick.folder_name 0 'model = Llama_3_1_8B,' out -- \
   "$napkin" quick --config "$tmp/Llama-3.1-8B/config.json" --gpu a10g
-expect_match quick.config_missing 2 'error\[E0600\]: cannot find the file' err -- \
+# A missing config is the command line's error, not a place in quick's own source.
+expect_match quick.config_missing 2 '^error\[E0602\]: --config .*/none\.json: no such file$' err -- \
   "$napkin" quick --config "$tmp/none.json" --gpu a10g
+expect_match quick.config_folder 2 '^error\[E0602\]: --config .*: not a regular file$' err -- \
+  "$napkin" quick --config "$tmp" --gpu a10g
 
 # 2. import_json: JSON as records, lists, numbers, strings and booleans.
 cat >"$tmp/doc.json" <<'JSON'
