@@ -9,7 +9,7 @@
 
 namespace napkin::cli {
 
-inline const std::vector<std::string> kReportFormats{"text", "json", "toml", "markdown", "latex"};
+inline const std::vector<Format> kReportFormats{Format::text, Format::json, Format::toml, Format::markdown, Format::latex};
 inline const std::vector<std::string> kStepDepths{"short", "one", "factors", "flat", "all"};
 inline const std::vector<std::string> kCheckDisplays{"list", "beside", "none"};
 inline const std::vector<std::string> kBriefLevels{"lines", "values"};

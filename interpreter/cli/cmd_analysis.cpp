@@ -23,7 +23,7 @@ Result cmd_solve(const SolveArgs& a, const Common& c) {
     spec.lo = a.lo;
     spec.hi = a.hi;
     const SolveReport r = solve_report(in, solve(in, m, spec), a.depth);
-    if (a.format == "json") return Result{solve_json(in, r), "", 0};
+    if (a.format == Format::json) return Result{solve_json(in, r), "", 0};
     return Result{solve_text(in, r), "", 0};
   });
 }
@@ -36,7 +36,7 @@ Result cmd_sensitivity(const SensitivityArgs& a, const Common& c) {
     options.except = a.except;
     options.all_inputs = a.all_inputs;
     SensitivityResult r = sensitivity(in, m, a.name, options);
-    if (a.format == "json") return Result{sensitivity_json(in, r), "", 0};
+    if (a.format == Format::json) return Result{sensitivity_json(in, r), "", 0};
     return Result{sensitivity_text(in, r), "", 0};
   });
 }

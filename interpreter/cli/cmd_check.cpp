@@ -126,12 +126,12 @@ GradedFile graded_file(const std::string& file, const Common& common) {
 
 }  // namespace
 
-std::string render_graded(std::vector<GradedFile> files, const std::string& format, const std::string& title,
+std::string render_graded(std::vector<GradedFile> files, Format format, const std::string& title,
                           const Disclosure& d) {
   disclose(files, d);
-  if (format == "json") return graded_json(files);
-  if (format == "junit") return graded_junit(files, title);
-  if (format == "gradescope") return graded_gradescope(files, d.visibility);
+  if (format == Format::json) return graded_json(files);
+  if (format == Format::junit) return graded_junit(files, title);
+  if (format == Format::gradescope) return graded_gradescope(files, d.visibility);
   return graded_text(files);
 }
 
@@ -165,7 +165,7 @@ void add_file_errors(GradedFile& g, const std::vector<Diagnostic>& errors) {
 }
 
 Result cmd_check(const CheckArgs& a, const Common& c) {
-  if (a.format == "text") return check_text(a, c);
+  if (a.format == Format::text) return check_text(a, c);
   // The checkers hold the expected values.
   Disclosure shown = a.disclosure;
   shown.secret_files = a.files;

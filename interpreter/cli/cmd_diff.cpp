@@ -107,12 +107,12 @@ Result explain_both(const DiffArgs& a, Version& before, Version& after, const Si
   const ExplainSide n{s.after_name, new_tree.tree ? explain_text(*new_tree.tree) : new_tree.error};
   Result r;
   r.code = b.text == n.text ? 0 : 1;
-  if (a.format == "json") {
+  if (a.format == Format::json) {
     nlohmann::ordered_json j = {{"name", a.explain},
                                 {"before", {{"file", b.title}, {"text", b.text}}},
                                 {"after", {{"file", n.title}, {"text", n.text}}}};
     r.out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  } else if (a.format == "markdown") {
+  } else if (a.format == Format::markdown) {
     r.out = fmt::format("**Before** (`{}`)\n\n```\n{}```\n\n**After** (`{}`)\n\n```\n{}```\n", b.title, b.text,
                         n.title, n.text);
   } else {
@@ -171,7 +171,7 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
         auto [b2, a2] = evaluate(*traced_before, *traced_after);
         d = diff_versions(b2, a2, threshold);
       }
-      r.out = a.format == "json" ? diff_json(d) : a.format == "markdown" ? diff_markdown(d) : diff_text(d);
+      r.out = a.format == Format::json ? diff_json(d) : a.format == Format::markdown ? diff_markdown(d) : diff_text(d);
       r.code = d.anything_moved() ? 1 : 0;
     }
   } catch (...) {

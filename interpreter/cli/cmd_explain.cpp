@@ -8,10 +8,10 @@ Result cmd_explain(const ExplainArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
     Module* m = in.load_file(a.file);
     ExplainNode root = explain(in, m, a.name, a.depth);
-    if (a.format == "json") return Result{explain_json(root), "", 0};
-    if (a.format == "toml") return Result{toml_writers(c).explain(root), "", 0};
-    if (a.format == "markdown") return Result{explain_markdown(root, a.flat), "", 0};
-    if (a.format == "latex") return Result{explain_latex(root, a.flat), "", 0};
+    if (a.format == Format::json) return Result{explain_json(root), "", 0};
+    if (a.format == Format::toml) return Result{toml_writers(c).explain(root), "", 0};
+    if (a.format == Format::markdown) return Result{explain_markdown(root, a.flat), "", 0};
+    if (a.format == Format::latex) return Result{explain_latex(root, a.flat), "", 0};
     ExplainTextOptions o;
     o.flat = a.flat;
     o.sources = a.sources;

@@ -10,8 +10,8 @@ Result cmd_handout(const HandoutArgs& a, const Common& c) {
     Module* m = in.load_file(a.file);
     // Without an opening comment, the file's name is the title (never its directory).
     const Handout h = build_handout(in, m, std::filesystem::path(a.file).stem().string());
-    if (a.format == "markdown") return Result{handout_markdown(h), "", 0};
-    if (a.format == "latex") return Result{handout_latex(h), "", 0};
+    if (a.format == Format::markdown) return Result{handout_markdown(h), "", 0};
+    if (a.format == Format::latex) return Result{handout_latex(h), "", 0};
     return Result{handout_text(h), "", 0};
   });
 }

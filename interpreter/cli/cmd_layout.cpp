@@ -63,9 +63,9 @@ Result cmd_layout(const LayoutArgs& a, const Common& c) {
       spec.record = a.against;
       other = search_layouts(in, m, spec);
     }
-    if (a.format == "json") return Result{layout_json(in, r, a.top, other ? &*other : nullptr), "", code};
+    if (a.format == Format::json) return Result{layout_json(in, r, a.top, other ? &*other : nullptr), "", code};
     const std::string change = other ? layout_change_text(in, r, *other) + "\n" : "";
-    if (a.format == "markdown") return Result{layout_markdown(in, r, a.top) + (other ? "\n" + change : ""), "", code};
+    if (a.format == Format::markdown) return Result{layout_markdown(in, r, a.top) + (other ? "\n" + change : ""), "", code};
     return Result{layout_text(in, r, a.top) + (other ? "\n" + change : ""), "", code};
   });
 }

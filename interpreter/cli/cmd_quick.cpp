@@ -139,7 +139,7 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
     if (!a.config.empty() && r.sections.size() > 1) r.sections.erase(r.sections.begin(), r.sections.end() - 1);
     Result res;
     const std::string unfit = r.sections.empty() ? "" : does_not_fit(in, r.sections.back(), a);
-    res.out = a.format == "json" ? report_json(in, r) : report_text(in, r, TextOptions{a.steps});
+    res.out = a.format == Format::json ? report_json(in, r) : report_text(in, r, TextOptions{a.steps});
     if (!unfit.empty()) {
       res.err = "napkin quick: " + unfit + "\n";
       res.code = 1;

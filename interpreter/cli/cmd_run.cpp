@@ -29,23 +29,23 @@ CheckDisplay check_display(const std::string& checks) {
 
 Result cmd_run(const RunArgs& a, const Common& c) {
   // A run stopped by a limit prints the document of a file that could not be run.
-  if (c.restricted && c.process_ends && (a.format == "json" || a.format == "toml"))
-    on_stop([&](const Diagnostic& d) { return a.format == "json" ? unloaded_report_json(d) : toml_writers(c).unloaded_report(d); },
+  if (c.restricted && c.process_ends && (a.format == Format::json || a.format == Format::toml))
+    on_stop([&](const Diagnostic& d) { return a.format == Format::json ? unloaded_report_json(d) : toml_writers(c).unloaded_report(d); },
             a.format);
   return guarded(c, [&](Interpreter& in) {
     Module* m = nullptr;
     try {
       m = in.load_file(a.file);
     } catch (const Error& e) {
-      if (a.format != "json" && a.format != "toml") throw;
+      if (a.format != Format::json && a.format != Format::toml) throw;
       const Diagnostic& d = e.diagnostic();
-      return Result{a.format == "json" ? unloaded_report_json(d) : toml_writers(c).unloaded_report(d), render(d), 2};
+      return Result{a.format == Format::json ? unloaded_report_json(d) : toml_writers(c).unloaded_report(d), render(d), 2};
     }
     const std::optional<StepDepth> steps = step_depth(a.steps);
     // Plain text without --steps shows results only: no formula is printed.
     // --brief keeps each formula's two lines but no derivation tree;
     // --brief=values keeps neither (a page's first look, a grader's figures).
-    const Derivations derivations = (!steps && a.format == "text") || a.brief == "values" ? Derivations::Results
+    const Derivations derivations = (!steps && a.format == Format::text) || a.brief == "values" ? Derivations::Results
                                     : a.brief == "lines"                                   ? Derivations::Lines
                                                                                            : Derivations::Trees;
     // Nor is what a field's formula saw kept: a check keeps its own, for its failure.
@@ -56,10 +56,10 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     // (a solution sheet opens what each condition read one level).
     r.solves = solve_statements(in, m, steps ? 1 : 0);
     Result res;
-    if (a.format == "json") res.out = report_json(in, r);
-    else if (a.format == "toml") res.out = toml_writers(c).report(in, r);
-    else if (a.format == "markdown") res.out = report_markdown(in, r, check_display(a.checks));
-    else if (a.format == "latex") res.out = report_latex(in, r, check_display(a.checks));
+    if (a.format == Format::json) res.out = report_json(in, r);
+    else if (a.format == Format::toml) res.out = toml_writers(c).report(in, r);
+    else if (a.format == Format::markdown) res.out = report_markdown(in, r, check_display(a.checks));
+    else if (a.format == Format::latex) res.out = report_latex(in, r, check_display(a.checks));
     else res.out = report_text(in, r, TextOptions{steps.has_value()});
     res.code = r.failed() ? 1 : 0;
     // stdout may be JSON or a file; stderr says, for a person, which check failed and where.

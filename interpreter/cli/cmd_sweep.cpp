@@ -17,14 +17,14 @@ Result cmd_sweep(const SweepArgs& a, const Common& c) {
     // itself, with the point, goes to stderr, and the exit status is 2.
     for (const SweepResult& s : sweeps) res.err += point_error_text(s);
     if (!res.err.empty()) res.code = 2;
-    if (a.format == "json") {
+    if (a.format == Format::json) {
       res.out = sweeps_json_text(in, sweeps);
       return res;
     }
     for (std::size_t i = 0; i < sweeps.size(); ++i) {
       if (i) res.out += "\n";
-      if (a.format == "markdown") res.out += sweep_markdown(in, sweeps[i]);
-      else if (a.format == "csv") res.out += sweep_csv(in, sweeps[i]);
+      if (a.format == Format::markdown) res.out += sweep_markdown(in, sweeps[i]);
+      else if (a.format == Format::csv) res.out += sweep_csv(in, sweeps[i]);
       else res.out += sweep_text(in, sweeps[i]);
     }
     return res;

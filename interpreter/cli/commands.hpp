@@ -7,6 +7,7 @@
 
 #include "interpreter/core/stdlib_names.hpp"
 #include "interpreter/output/disclosure.hpp"
+#include "output_format.hpp"
 
 namespace napkin::cli {
 
@@ -44,14 +45,14 @@ struct RunArgs {
   std::string checks = "list";  // in a document: list, beside or none
   bool all = false;
   std::string brief;  // "" (each value's derivation tree), lines or values: JSON or TOML shortened
-  std::string format = "text";
+  Format format = Format::text;
 };
 
 struct ExplainArgs {
   std::string file;
   std::string name;
   int depth = -1;
-  std::string format = "text";
+  Format format = Format::text;
   bool flat = false;     // one line, inlined to literals and inputs
   bool sources = false;  // where each formula is written
 };
@@ -59,7 +60,7 @@ struct ExplainArgs {
 struct CheckArgs {
   std::vector<std::string> files;
   bool verbose = false;
-  std::string format = "text";  // text, json, junit, gradescope
+  Format format = Format::text;  // text, json, junit, gradescope
   Disclosure disclosure;        // what students read of json, junit and gradescope
 };
 
@@ -68,7 +69,7 @@ struct CheckArgs {
 struct GradeArgs {
   std::string reference;
   std::string submission;
-  std::string format = "text";  // text, json, junit, gradescope
+  Format format = Format::text;  // text, json, junit, gradescope
   Disclosure disclosure;        // what students read, in every format
   // The share of its points an answer earns that is right from the
   // student's own wrong earlier answers (docs/grading.md).
@@ -84,7 +85,7 @@ struct EvalArgs {
 
 struct SweepArgs {
   std::string file;
-  std::string format = "text";
+  Format format = Format::text;
 };
 
 struct QuickArgs {
@@ -97,7 +98,7 @@ struct QuickArgs {
   double price = 2;
   double mfu = 50;
   bool steps = false;
-  std::string format = "text";
+  Format format = Format::text;
 };
 
 Result cmd_run(const RunArgs& a, const Common& c);
@@ -121,7 +122,7 @@ Result cmd_plot(const PlotArgs& a, const Common& c);
 struct DiffArgs {
   std::vector<std::string> files;  // OLD NEW; with `git`, the seven arguments git gives an external diff
   std::string explain;             // show this value's two derivations instead
-  std::string format = "text";
+  Format format = Format::text;
   std::string threshold;  // "0.1%": hide smaller moves
   std::string base_dir;   // resolve both versions' imports here
   bool git = false;
@@ -151,7 +152,7 @@ struct SolveArgs {
   std::string where, max, min;  // exactly one
   std::string lo, hi;           // the bracket, or neither
   int depth = 1;
-  std::string format = "text";
+  Format format = Format::text;
 };
 
 // `napkin sensitivity FILE RECORD.FIELD [--vary N,... | --except N,...] [--all-inputs]`
@@ -160,7 +161,7 @@ struct SensitivityArgs {
   std::string name;
   std::vector<std::string> vary, except;  // --vary NAME,...  --except NAME,...
   bool all_inputs = false;
-  std::string format = "text";
+  Format format = Format::text;
 };
 
 Result cmd_solve(const SolveArgs& a, const Common& c);
@@ -169,7 +170,7 @@ Result cmd_sensitivity(const SensitivityArgs& a, const Common& c);
 // `napkin handout FILE [--format text|markdown|latex]`: the student's sheet.
 struct HandoutArgs {
   std::string file;
-  std::string format = "text";
+  Format format = Format::text;
 };
 Result cmd_handout(const HandoutArgs& a, const Common& c);
 
@@ -181,7 +182,7 @@ struct LayoutArgs {
   std::vector<double> tp, pp, cp, micro_batch, vpp, zero_stage;  // empty: every candidate
   std::vector<std::string> recompute;                            // none, selective, full; empty: the plan's
   std::string against;                          // another plan of the file: does its best layout differ?
-  std::string format = "text";
+  Format format = Format::text;
 };
 
 Result cmd_layout(const LayoutArgs& a, const Common& c);

@@ -24,9 +24,9 @@ int put(const std::string& s, std::FILE* f) {
 
 }  // namespace
 
-std::string printed(std::string out, std::string_view format) {
-  if (format == "source" || format == "junit") return out;
-  if (format == "json" || format == "gradescope" || format == "toml") return document_controls(out);
+std::string printed(std::string out, Format format) {
+  if (format == Format::source || format == Format::junit) return out;
+  if (format == Format::json || format == Format::gradescope || format == Format::toml) return document_controls(out);
   return visible_controls(out);
 }
 

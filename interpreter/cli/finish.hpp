@@ -22,6 +22,6 @@ int finish(const Result& r);
 // control character but a newline or a tab shown as its escape, `\x1b`.
 // Never the terminal's escapes over a machine format: `\x7f` in a JSON
 // string is an invalid escape.
-std::string printed(std::string out, std::string_view format);
+std::string printed(std::string out, Format format);
 
 }  // namespace napkin::cli

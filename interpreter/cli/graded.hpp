@@ -3,6 +3,8 @@
 // run one by one (a file that cannot be loaded is a result too), the formats,
 // the exit status, and what a run that runs out of time prints.
 #include <string>
+
+#include "output_format.hpp"
 #include <vector>
 
 #include "interpreter/output/check_results.hpp"
@@ -11,7 +13,7 @@
 namespace napkin::cli {
 
 // The formats a graded run writes, showing what `d` discloses.
-std::string render_graded(std::vector<GradedFile> files, const std::string& format, const std::string& title,
+std::string render_graded(std::vector<GradedFile> files, Format format, const std::string& title,
                           const Disclosure& d = Disclosure{});
 
 // 0 when every check passed, 1 when one failed, 2 when one errored or the

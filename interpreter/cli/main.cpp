@@ -56,9 +56,9 @@ struct Subcommand {
   CLI::App* app = nullptr;
   std::function<Result()> run;
   // The format of what stdout receives (printed, finish.hpp).
-  std::function<std::string()> format = [] { return std::string("text"); };
+  std::function<Format()> format = [] { return Format::text; };
   // Whether a stopped run prints a document in place of its output (restricted.hpp).
-  std::function<bool(const std::string& format)> document_when_stopped = [](const std::string&) { return false; };
+  std::function<bool(Format format)> document_when_stopped = [](Format) { return false; };
   // A usage error in the combination of options, or "", after setting what the run needs.
   std::function<std::string()> prepare = [] { return std::string(); };
 };
@@ -98,6 +98,13 @@ void add_common(CLI::App* sub, Common& common) {
   sub->add_flag("--remeasure", common.remeasure, "measure(...) runs its probe again instead of using the cache");
 }
 
+// --format: one of `allowed`, read into the command's Format.
+void add_format(CLI::App* sub, Format& format, const std::string& help, const std::vector<Format>& allowed) {
+  sub->add_option_function<std::string>(
+         "--format", [&format](const std::string& v) { format = format_named(v).value_or(Format::text); }, help)
+      ->check(CLI::IsMember(format_names(allowed)));
+}
+
 // A restricted run, for grading (docs/grading.md): `check` and `run` take
 // --restricted, `grade` is restricted unless told --unrestricted.
 void add_restricted(CLI::App* sub, State& st, bool by_default) {
@@ -127,8 +134,7 @@ void declare_run(CLI::App& app, State& st) {
                  "--steps=flat inlines it all on one line, "
                  "--steps=all is `one` with the library's general formula (every zero term and branch)")
       ->check(CLI::IsMember(kStepDepths));
-  run_cmd->add_option("--format", st.run.format, "text (default), json, toml, markdown or latex")
-      ->check(CLI::IsMember(kReportFormats));
+  add_format(run_cmd, st.run.format, "text (default), json, toml, markdown or latex", kReportFormats);
   run_cmd
       ->add_option("--checks", st.run.checks,
                    "in a Markdown or LaTeX document: list (default) the checks after the answers, show a passing "
@@ -151,7 +157,7 @@ void declare_run(CLI::App& app, State& st) {
   c.app = run_cmd;
   c.run = [&st] { return cmd_run(st.run, st.common); };
   c.format = [&st] { return st.run.format; };
-  c.document_when_stopped = [](const std::string& f) { return f == "json" || f == "toml"; };
+  c.document_when_stopped = [](Format f) { return f == Format::json || f == Format::toml; };
   c.prepare = [&st] {
     st.common.root_file = st.run.file;
     return run_conflict(st.run);
@@ -164,8 +170,7 @@ void declare_explain(CLI::App& app, State& st) {
   explain_cmd->add_option("file", st.explain.file, "a .napkin file")->required();
   explain_cmd->add_option("name", st.explain.name, "a value such as decode.tokens_per_s, or any expression")->required();
   explain_cmd->add_option("--depth", st.explain.depth, "levels of inputs to expand (default: all)");
-  explain_cmd->add_option("--format", st.explain.format, "text (default), json, toml, markdown or latex")
-      ->check(CLI::IsMember(kReportFormats));
+  add_format(explain_cmd, st.explain.format, "text (default), json, toml, markdown or latex", kReportFormats);
   explain_cmd->add_flag("--flat", st.explain.flat,
                         "one line: every field and call inlined down to literals and inputs, as a textbook writes it");
   explain_cmd->add_flag("--sources", st.explain.sources, "show where each formula is written (file:line)");
@@ -209,10 +214,8 @@ void declare_check(CLI::App& app, State& st) {
   auto* check_cmd = app.add_subcommand("check", "run the checks of one or more files; exit 1 if any fails");
   check_cmd->add_option("files", st.check.files, "one or more .napkin files")->required();
   check_cmd->add_flag("-v,--verbose", st.check.verbose, "list passing checks too");
-  check_cmd->add_option("--format", st.check.format,
-                        "text (default), json, junit (JUnit XML) or gradescope (results.json): every check with its "
-                        "points, values and message")
-      ->check(CLI::IsMember({"text", "json", "junit", "gradescope"}));
+  add_format(check_cmd, st.check.format, "text (default), json, junit (JUnit XML) or gradescope (results.json): every check with its "
+                        "points, values and message", {Format::text, Format::json, Format::junit, Format::gradescope});
   add_common(check_cmd, st.common);
   add_restricted(check_cmd, st, false);
   add_disclosure(check_cmd, st.check.disclosure);
@@ -221,7 +224,7 @@ void declare_check(CLI::App& app, State& st) {
   c.app = check_cmd;
   c.run = [&st] { return cmd_check(st.check, st.common); };
   c.format = [&st] { return st.check.format; };
-  c.document_when_stopped = [](const std::string& f) { return f != "text"; };
+  c.document_when_stopped = [](Format f) { return f != Format::text; };
   st.subcommands.push_back(std::move(c));
 }
 
@@ -230,8 +233,7 @@ void declare_grade(CLI::App& app, State& st) {
       "grade", "run a reference's checks against a submission, and trace each failed answer to its first wrong step");
   grade_cmd->add_option("reference", st.grade.reference, "the reference solution, with named checks and points")->required();
   grade_cmd->add_option("submission", st.grade.submission, "the student's file, with the same records")->required();
-  grade_cmd->add_option("--format", st.grade.format, "text (default), json, junit or gradescope")
-      ->check(CLI::IsMember({"text", "json", "junit", "gradescope"}));
+  add_format(grade_cmd, st.grade.format, "text (default), json, junit or gradescope", {Format::text, Format::json, Format::junit, Format::gradescope});
   add_common(grade_cmd, st.common);
   add_restricted(grade_cmd, st, true);
   add_disclosure(grade_cmd, st.grade.disclosure);
@@ -262,7 +264,7 @@ void declare_grade(CLI::App& app, State& st) {
   c.app = grade_cmd;
   c.run = [&st] { return cmd_grade(st.grade, st.common); };
   c.format = [&st] { return st.grade.format; };
-  c.document_when_stopped = [](const std::string&) { return true; };
+  c.document_when_stopped = [](Format) { return true; };
   c.prepare = [&st] {
     st.common.restricted = !st.unrestricted;
     return std::string();
@@ -273,8 +275,7 @@ void declare_grade(CLI::App& app, State& st) {
 void declare_sweep_quick_eval(CLI::App& app, State& st) {
   auto* sweep_cmd = app.add_subcommand("sweep", "print a file's sweeps as tables");
   sweep_cmd->add_option("file", st.sweep.file, "a .napkin file with `sweep` statements")->required();
-  sweep_cmd->add_option("--format", st.sweep.format, "text (default), markdown, csv or json")
-      ->check(CLI::IsMember({"text", "markdown", "csv", "json"}));
+  add_format(sweep_cmd, st.sweep.format, "text (default), markdown, csv or json", {Format::text, Format::markdown, Format::csv, Format::json});
   add_common(sweep_cmd, st.common);
 
   auto* quick_cmd = app.add_subcommand(
@@ -288,7 +289,7 @@ void declare_sweep_quick_eval(CLI::App& app, State& st) {
   quick_cmd->add_option("--price", st.quick.price, "USD per GPU-hour (default 2)");
   quick_cmd->add_option("--mfu", st.quick.mfu, "percent of peak FLOP/s that prefill reaches (default 50)");
   quick_cmd->add_flag("--steps", st.quick.steps, "show each value's derivation");
-  quick_cmd->add_option("--format", st.quick.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  add_format(quick_cmd, st.quick.format, "text (default) or json", {Format::text, Format::json});
   add_common(quick_cmd, st.common);
 
   auto* eval_cmd = app.add_subcommand("eval", "evaluate one expression, with the standard library imported");
@@ -344,8 +345,7 @@ void declare_diff_fmt_measure(CLI::App& app, State& st) {
   diff_cmd->add_option("files", st.diff.files, "OLD NEW (with --git: the arguments git passes an external diff)")
       ->required();
   diff_cmd->add_option("--explain", st.diff.explain, "show this value's old and new derivations side by side");
-  diff_cmd->add_option("--format", st.diff.format, "text (default), markdown or json")
-      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  add_format(diff_cmd, st.diff.format, "text (default), markdown or json", {Format::text, Format::markdown, Format::json});
   diff_cmd->add_option("--threshold", st.diff.threshold, "hide values that moved less than this, e.g. 0.1%");
   diff_cmd->add_option("--base-dir", st.diff.base_dir,
                        "resolve imports of both versions in this directory (for `<(git show REV:FILE)`)");
@@ -371,7 +371,7 @@ void declare_diff_fmt_measure(CLI::App& app, State& st) {
   c = Subcommand{};
   c.app = fmt_cmd;
   c.run = [&st] { return cmd_fmt(st.fmt, st.common); };
-  c.format = [] { return std::string("source"); };
+  c.format = [] { return Format::source; };
   st.subcommands.push_back(c);
   c = Subcommand{};
   c.app = measure_cmd;
@@ -391,7 +391,7 @@ void declare_solve_sensitivity(CLI::App& app, State& st) {
   solve_cmd->add_option("--lo", st.solve.lo, "the bracket's low end (with --hi; default: widened from the input's value)");
   solve_cmd->add_option("--hi", st.solve.hi, "the bracket's high end");
   solve_cmd->add_option("--depth", st.solve.depth, "levels of the derivation shown at the solution (default 1; -1: all)");
-  solve_cmd->add_option("--format", st.solve.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  add_format(solve_cmd, st.solve.format, "text (default) or json", {Format::text, Format::json});
   add_common(solve_cmd, st.common);
 
   auto* sens_cmd = app.add_subcommand(
@@ -405,7 +405,7 @@ void declare_solve_sensitivity(CLI::App& app, State& st) {
   sens_cmd->add_flag("--all-inputs", st.sens.all_inputs,
                      "rank every input, the library's too (default: the inputs the file itself sets)")
       ->excludes(vary_opt);
-  sens_cmd->add_option("--format", st.sens.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  add_format(sens_cmd, st.sens.format, "text (default) or json", {Format::text, Format::json});
   add_common(sens_cmd, st.common);
 
   Subcommand c;
@@ -424,8 +424,7 @@ void declare_handout(CLI::App& app, State& st) {
   auto* handout_cmd = app.add_subcommand(
       "handout", "the student's sheet: the file's questions and givens, a blank with its unit for every answer");
   handout_cmd->add_option("file", st.handout.file, "a .napkin file (the solution)")->required();
-  handout_cmd->add_option("--format", st.handout.format, "text (default), markdown or latex")
-      ->check(CLI::IsMember({"text", "markdown", "latex"}));
+  add_format(handout_cmd, st.handout.format, "text (default), markdown or latex", {Format::text, Format::markdown, Format::latex});
   add_common(handout_cmd, st.common);
 
   Subcommand c;
@@ -449,7 +448,7 @@ void declare_layout(CLI::App& app, State& st) {
   layout_cmd->add_option("--zero", st.layout.zero_stage, "ZeRO stages to try, 0 to 3 (default: the plan's)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--recompute", st.layout.recompute, "recomputation to try: none, selective, full (default: the plan's)")->delimiter(',')->type_name("MODE")->check(CLI::IsMember({"none", "selective", "full"}));
   layout_cmd->add_option("--against", st.layout.against, "another plan of the file (a new model or cluster): say whether its best layout differs");
-  layout_cmd->add_option("--format", st.layout.format, "text (default), markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
+  add_format(layout_cmd, st.layout.format, "text (default), markdown or json", {Format::text, Format::markdown, Format::json});
   add_common(layout_cmd, st.common);
 
   Subcommand c;
@@ -508,7 +507,7 @@ int dispatch(State& st) {
   std::signal(SIGXFSZ, SIG_IGN);
   const std::string conflict = chosen->prepare();
   if (!conflict.empty()) return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, conflict, kMoreHelp)));
-  const std::string format = chosen->format();
+  const Format format = chosen->format();
   Common& common = st.common;
   if (common.restricted) bound_run(common.time_limit, common.memory_limit, chosen->document_when_stopped(format));
   Result r;

@@ -113,17 +113,25 @@ std::string read(std::string_view command, const std::vector<std::string>& args,
 
 // The formats a page can ask for: napkin's but TOML, which this host does not write.
 std::vector<std::string> page_formats() {
-  std::vector<std::string> out;
-  for (const auto& f : kReportFormats)
-    if (f != "toml" || kPlaygroundHost.toml) out.push_back(f);
-  return out;
+  std::vector<Format> out;
+  for (Format f : kReportFormats)
+    if (f != Format::toml || kPlaygroundHost.toml) out.push_back(f);
+  return format_names(out);
 }
 
-Result run_command(const std::vector<std::string>& args, Common& common, std::string& format) {
+// --format: one of page_formats(), read into `out`.
+std::string choose_format(Format& out, const std::string& value) {
+  std::string name;
+  std::string wrong = choose(name, value, "--format", page_formats());
+  if (wrong.empty()) out = format_named(name).value_or(Format::text);
+  return wrong;
+}
+
+Result run_command(const std::vector<std::string>& args, Common& common, Format& format) {
   RunArgs run;
   std::vector<Option> options = common_options(common);
   options.push_back({"--format", Option::Takes::Value,
-                     [&run](const std::string& v) { return choose(run.format, v, "--format", page_formats()); }});
+                     [&run](const std::string& v) { return choose_format(run.format, v); }});
   options.push_back({"--steps", Option::Takes::OptionalValue, [&run](const std::string& v) {
                        if (v.empty()) return (run.steps = "factors", std::string());
                        return choose(run.steps, v, "--steps", kStepDepths);
@@ -144,11 +152,11 @@ Result run_command(const std::vector<std::string>& args, Common& common, std::st
   return cmd_run(run, common);
 }
 
-Result explain_command(const std::vector<std::string>& args, Common& common, std::string& format) {
+Result explain_command(const std::vector<std::string>& args, Common& common, Format& format) {
   ExplainArgs explain;
   std::vector<Option> options = common_options(common);
   options.push_back({"--format", Option::Takes::Value,
-                     [&explain](const std::string& v) { return choose(explain.format, v, "--format", page_formats()); }});
+                     [&explain](const std::string& v) { return choose_format(explain.format, v); }});
   options.push_back({"--depth", Option::Takes::Value,
                      [&explain](const std::string& v) { return whole(explain.depth, v, "--depth", -1, 1 << 30); }});
   options.push_back({"--flat", Option::Takes::Nothing,
@@ -173,7 +181,7 @@ int main(int argc, char** argv) {
   common.host = &kPlaygroundHost;
   common.process_ends = true;
   Result r;
-  std::string format = "text";
+  Format format = Format::text;
   if (command == "run") r = run_command(args, common, format);
   else if (command == "explain") r = explain_command(args, common, format);
   else

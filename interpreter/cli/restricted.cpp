@@ -123,7 +123,7 @@ Diagnostic memory_diagnostic(std::size_t mib) {
   return d;
 }
 
-void on_stop(const std::function<std::string(const Diagnostic&)>& document, std::string_view format) {
+void on_stop(const std::function<std::string(const Diagnostic&)>& document, Format format) {
   static std::string held[2];  // never freed while the handler may read one
   static int next = 0;
   g_memory_document = printed(document(memory_diagnostic(g_mib)), format);

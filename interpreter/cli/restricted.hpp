@@ -32,7 +32,7 @@ void bound_run(double seconds, std::size_t mib, bool document_follows);
 // (each check errored with it): rendered now for E0703 and for E0704, as
 // printed (finish.hpp's printed), so that neither costs memory or time when
 // it is needed.
-void on_stop(const std::function<std::string(const Diagnostic&)>& document, std::string_view format);
+void on_stop(const std::function<std::string(const Diagnostic&)>& document, Format format);
 
 // The run's result is decided: the time limit is disarmed (or, if it ran
 // out first, the process ends with its document here). An allocation failed

@@ -40,14 +40,15 @@ using namespace napkin;
 void render_all(const std::vector<GradedFile>& files, const char* title) {
   Disclosure all;
   all.expected = all.reference = true;
-  for (const char* format : {"text", "json", "junit", "gradescope"})
+  using cli::Format;
+  for (Format format : {Format::text, Format::json, Format::junit, Format::gradescope})
     for (const Disclosure& d : {Disclosure{}, all}) {
-    const std::string out = cli::render_graded(files, format, title, d);
-    if ((std::string(format) == "json" || std::string(format) == "gradescope") &&
-        !nlohmann::json::accept(out)) {
-      std::fprintf(stderr, "napkin %s --format %s wrote what is not JSON:\n%s\n", title, format, out.c_str());
-      std::abort();
-    }
+      const std::string out = cli::render_graded(files, format, title, d);
+      if ((format == Format::json || format == Format::gradescope) && !nlohmann::json::accept(out)) {
+        std::fprintf(stderr, "napkin %s --format %s wrote what is not JSON:\n%s\n", title,
+                     std::string(cli::format_name(format)).c_str(), out.c_str());
+        std::abort();
+      }
     }
 }
 

@@ -1,0 +1,51 @@
+#pragma once
+// What a command prints, named once: every --format is read into a Format
+// here (main.cpp through CLI11, the playground's entry by hand), and the
+// commands, the terminal-safe printing (finish.hpp) and a stopped run's
+// document (restricted.hpp) compare the enum, never the option's text.
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace napkin::cli {
+
+enum class Format { text, json, toml, markdown, latex, junit, gradescope, csv, source };
+
+inline constexpr std::array<std::pair<Format, std::string_view>, 9> kFormatNames{{
+    {Format::text, "text"},
+    {Format::json, "json"},
+    {Format::toml, "toml"},
+    {Format::markdown, "markdown"},
+    {Format::latex, "latex"},
+    {Format::junit, "junit"},
+    {Format::gradescope, "gradescope"},
+    {Format::csv, "csv"},
+    {Format::source, "source"},  // napkin fmt's output: napkin source, printed as it is
+}};
+
+inline std::string_view format_name(Format f) {
+  for (const auto& [k, name] : kFormatNames)
+    if (k == f) return name;
+  return "text";
+}
+
+inline std::optional<Format> format_named(std::string_view name) {
+  for (const auto& [k, n] : kFormatNames)
+    if (n == name) return k;
+  return std::nullopt;
+}
+
+// The names of `formats`, in order: what an option lists as its choices.
+inline std::vector<std::string> format_names(const std::vector<Format>& formats) {
+  std::vector<std::string> out;
+  for (Format f : formats) out.emplace_back(format_name(f));
+  return out;
+}
+
+// A machine-readable document: JSON, TOML or a results.json.
+inline bool is_data(Format f) { return f == Format::json || f == Format::toml || f == Format::gradescope; }
+
+}  // namespace napkin::cli
