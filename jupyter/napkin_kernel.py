@@ -246,18 +246,22 @@ class NapkinKernel(Kernel):
         return CellResult(values, checks, sweeps, solves, failures)
 
     def check_failures(self, now):
-        """`napkin check`'s account of each failing check (its derivation), by place."""
-        done = self.napkin(["check", "{file}"], now.file)
-        failures, current = {}, None
-        for line in now.translator.places(done.out).splitlines():
-            if line.startswith("✗ "):
-                place = line[2:].split(": ", 1)[0]
-                current = failures.setdefault(place, [])
-            elif not line.startswith(" "):
-                current = None
-            if current is not None:
-                current.append(line)
-        return {p: "\n".join(ls) + "\n" for p, ls in failures.items()}
+        """Each failing check's account (its comparison and derivation), by place:
+        from `napkin check --format json`, whose checks carry it as lines."""
+        done = self.napkin(["check", "{file}", "--format", "json", "--show-expected", "--show-reference"], now.file)
+        try:
+            document = json.loads(done.out)
+        except ValueError:
+            return {}
+        failures = {}
+        for f in document.get("files", []):
+            for ch in f.get("checks", []):
+                if ch.get("status") != "failed" or not ch.get("line"):
+                    continue
+                place = now.translator.place_text(ch["line"])
+                lines = ["✗ %s: %s" % (place, ch.get("check") or ch.get("name", ""))] + ch.get("derivation", [])
+                failures[place] = "\n".join(lines) + "\n"
+        return failures
 
     def plot_new_sweeps(self, now, result):
         """A cell that defines a sweep shows it as a chart, under its table."""

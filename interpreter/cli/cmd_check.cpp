@@ -86,6 +86,26 @@ Result check_text(const CheckArgs& a, const Common& common) {
   return total;
 }
 
+// Each failed check's account, as the text prints it under the check's own
+// line: a notebook shows it from the data (disclose() keeps it only with
+// the expected values).
+void add_derivations(const Interpreter& in, const std::vector<CheckResult>& ran, std::vector<CheckOutcome>& out) {
+  for (const CheckResult& ch : ran) {
+    if (ch.passed) continue;
+    for (CheckOutcome& o : out) {
+      if (o.status != CheckOutcome::Status::failed || o.line != ch.line || o.source != ch.source) continue;
+      const std::string text = check_failure_text(in, ch);
+      std::size_t at = text.find('\n');  // past the check's own line
+      while (at != std::string::npos && at + 1 < text.size()) {
+        const std::size_t end = text.find('\n', at + 1);
+        o.derivation.push_back(text.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1));
+        at = end;
+      }
+      break;
+    }
+  }
+}
+
 // One file's checks as data, whatever happens to the file.
 GradedFile graded_file(const std::string& file, const Common& common) {
   Common c = common;
@@ -109,6 +129,7 @@ GradedFile graded_file(const std::string& file, const Common& common) {
     try {
       const Report report = build_report(in, m, false, /*keep_going=*/true, Derivations::Results);
       g.checks = graded_checks(in, m);
+      add_derivations(in, report.checks, g.checks);
       add_file_errors(g, report.errors);
       // A `solve` statement that finds nothing: its error, as data, with its place.
       for (const SolveReport& s : solve_statements(in, m, 0))

@@ -118,6 +118,7 @@ std::string graded_json(const std::vector<GradedFile>& files) {
       j["message"] = c.message;
       j["error"] = c.error ? error_json(*c.error) : json(nullptr);
       j["feedback"] = c.feedback;
+      j["derivation"] = c.derivation;
       j["carried_forward"] = c.carried_forward;
       checks.push_back(std::move(j));
     }

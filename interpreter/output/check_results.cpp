@@ -144,6 +144,7 @@ void disclose(std::vector<GradedFile>& files, const Disclosure& d) {
         if (!c.actual_own.empty()) c.actual = c.actual_own;
         c.expected.clear();
         c.detail.clear();
+        c.derivation.clear();
         if (c.status == CheckOutcome::Status::failed) c.message = failed_message(c, false);
       }
       if (!d.reference && secret(d, c.file)) {

@@ -36,6 +36,10 @@ struct CheckOutcome {
   std::string message;  // one line: why it failed or errored; "" when passed
   std::optional<ErrorInfo> error;
   std::vector<std::string> feedback;  // more lines for the student (napkin grade)
+  // A failed check's account as `napkin check` prints it under the check:
+  // the comparison, then the derivation of what it compared (it shows the
+  // expected value, so only with Disclosure::expected).
+  std::vector<std::string> derivation;
   // The answer a comparison checks, when its left side is a name
   // (`q1.kv_per_token`): what a student may read of a check whose text
   // holds the expected value.

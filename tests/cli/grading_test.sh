@@ -201,6 +201,16 @@ if [ -z "${NAPKIN_SANITIZED:-}" ]; then
   expect_match memory.check 2 '"code": "E0704"' out -- "$napkin" check --restricted --memory-limit 64 --samples 1000000 "$d/memory.napkin" --format json
 fi
 
+# check --format json carries a failed check's account (its comparison and
+# derivation, as the text prints it) for a notebook to show from data; it
+# shows the expected value, so only with --show-expected.
+printf 'scenario s {\n  a = 2 GB\n  b = a * 3\n}\ncheck s.b == 7 GB\n' >"$tmp/account.napkin"
+expect_match check.json.derivation 1 '^ +"    6 GB == 7 GB is false",$' out -- \
+  "$napkin" check "$tmp/account.napkin" --format json --show-expected
+expect_in check.json.derivation.tree "$tmp/out" '^ +"    └── s\.a = 2 GB"$'
+expect_no_match check.json.derivation.hidden 1 '7 GB is false' out -- \
+  "$napkin" check "$tmp/account.napkin" --format json
+
 # The examples and checkers are in the one layout, labels included.
 expect_status fmt.grading 0 -- "$napkin" fmt --check $g/reference.napkin $g/submission_kv.napkin $g/submission_context.napkin tests/grading/kv_checks.napkin tests/grading/broken_checks.napkin
 
