@@ -52,11 +52,14 @@ using namespace napkin::cli;
 
 // One subcommand: its options (declared into the state below), what it
 // needs settled before it runs, and how it runs.
+inline constexpr Format kText = Format::text, kSource = Format::source;
+
 struct Subcommand {
   CLI::App* app = nullptr;
   std::function<Result()> run;
-  // The format of what stdout receives (printed, finish.hpp).
-  std::function<Format()> format = [] { return Format::text; };
+  // The format of what stdout receives (printed, finish.hpp): the
+  // command's --format, read after parsing.
+  const Format* format = &kText;
   // Whether a stopped run prints a document in place of its output (restricted.hpp).
   std::function<bool(Format format)> document_when_stopped = [](Format) { return false; };
   // A usage error in the combination of options, or "", after setting what the run needs.
@@ -87,6 +90,17 @@ struct State {
   CLI::App* eval_cmd = nullptr;  // its arguments are reordered before parsing
   std::vector<Subcommand> subcommands;
 };
+
+// One subcommand added to the table: its app, how it runs and, where it
+// has one, its --format.
+Subcommand& add(State& st, CLI::App* app, std::function<Result()> run, const Format* format = &kText) {
+  Subcommand c;
+  c.app = app;
+  c.run = std::move(run);
+  c.format = format;
+  st.subcommands.push_back(std::move(c));
+  return st.subcommands.back();
+}
 
 void add_common(CLI::App* sub, Common& common) {
   sub->add_option("--digits", common.digits, "significant digits shown (default 4)")->check(CLI::Range(1, 17));
@@ -153,16 +167,12 @@ void declare_run(CLI::App& app, State& st) {
   add_common(run_cmd, st.common);
   add_restricted(run_cmd, st, false);
 
-  Subcommand c;
-  c.app = run_cmd;
-  c.run = [&st] { return cmd_run(st.run, st.common); };
-  c.format = [&st] { return st.run.format; };
+  Subcommand& c = add(st, run_cmd, [&st] { return cmd_run(st.run, st.common); }, &st.run.format);
   c.document_when_stopped = [](Format f) { return f == Format::json || f == Format::toml; };
   c.prepare = [&st] {
     st.common.root_file = st.run.file;
     return run_conflict(st.run);
   };
-  st.subcommands.push_back(std::move(c));
 }
 
 void declare_explain(CLI::App& app, State& st) {
@@ -176,11 +186,7 @@ void declare_explain(CLI::App& app, State& st) {
   explain_cmd->add_flag("--sources", st.explain.sources, "show where each formula is written (file:line)");
   add_common(explain_cmd, st.common);
 
-  Subcommand c;
-  c.app = explain_cmd;
-  c.run = [&st] { return cmd_explain(st.explain, st.common); };
-  c.format = [&st] { return st.explain.format; };
-  st.subcommands.push_back(std::move(c));
+  add(st, explain_cmd, [&st] { return cmd_explain(st.explain, st.common); }, &st.explain.format);
 }
 
 // What students read of a graded run (docs/grading.md, What students see).
@@ -220,12 +226,8 @@ void declare_check(CLI::App& app, State& st) {
   add_restricted(check_cmd, st, false);
   add_disclosure(check_cmd, st.check.disclosure);
 
-  Subcommand c;
-  c.app = check_cmd;
-  c.run = [&st] { return cmd_check(st.check, st.common); };
-  c.format = [&st] { return st.check.format; };
+  Subcommand& c = add(st, check_cmd, [&st] { return cmd_check(st.check, st.common); }, &st.check.format);
   c.document_when_stopped = [](Format f) { return f != Format::text; };
-  st.subcommands.push_back(std::move(c));
 }
 
 void declare_grade(CLI::App& app, State& st) {
@@ -260,16 +262,12 @@ void declare_grade(CLI::App& app, State& st) {
         return std::string();
       });
 
-  Subcommand c;
-  c.app = grade_cmd;
-  c.run = [&st] { return cmd_grade(st.grade, st.common); };
-  c.format = [&st] { return st.grade.format; };
+  Subcommand& c = add(st, grade_cmd, [&st] { return cmd_grade(st.grade, st.common); }, &st.grade.format);
   c.document_when_stopped = [](Format) { return true; };
   c.prepare = [&st] {
     st.common.restricted = !st.unrestricted;
     return std::string();
   };
-  st.subcommands.push_back(std::move(c));
 }
 
 void declare_sweep_quick_eval(CLI::App& app, State& st) {
@@ -298,20 +296,9 @@ void declare_sweep_quick_eval(CLI::App& app, State& st) {
   add_common(eval_cmd, st.common);
 
   st.eval_cmd = eval_cmd;
-  Subcommand c;
-  c.app = sweep_cmd;
-  c.run = [&st] { return cmd_sweep(st.sweep, st.common); };
-  c.format = [&st] { return st.sweep.format; };
-  st.subcommands.push_back(c);
-  c = Subcommand{};
-  c.app = quick_cmd;
-  c.run = [&st] { return cmd_quick(st.quick, st.common); };
-  c.format = [&st] { return st.quick.format; };
-  st.subcommands.push_back(c);
-  c = Subcommand{};
-  c.app = eval_cmd;
-  c.run = [&st] { return cmd_eval(st.eval, st.common); };
-  st.subcommands.push_back(std::move(c));
+  add(st, sweep_cmd, [&st] { return cmd_sweep(st.sweep, st.common); }, &st.sweep.format);
+  add(st, quick_cmd, [&st] { return cmd_quick(st.quick, st.common); }, &st.quick.format);
+  add(st, eval_cmd, [&st] { return cmd_eval(st.eval, st.common); });
 }
 
 void declare_plot(CLI::App& app, State& st) {
@@ -330,13 +317,10 @@ void declare_plot(CLI::App& app, State& st) {
   plot_sweep_cmd->add_option("-o,--output", st.plot.output, "the SVG file to write (default: standard output)");
   add_common(plot_sweep_cmd, st.common);
 
-  Subcommand c;
-  c.app = plot_cmd;
-  c.run = [&st, roofline_cmd] {
+  add(st, plot_cmd, [&st, roofline_cmd] {
     st.plot.kind = *roofline_cmd ? "roofline" : "sweep";
     return cmd_plot(st.plot, st.common);
-  };
-  st.subcommands.push_back(std::move(c));
+  });
 }
 
 void declare_diff_fmt_measure(CLI::App& app, State& st) {
@@ -363,20 +347,9 @@ void declare_diff_fmt_measure(CLI::App& app, State& st) {
   measure_cmd->add_option("--out", st.measure.out, "write a hardware profile, for import_toml(\"FILE.toml\")");
   add_common(measure_cmd, st.common);
 
-  Subcommand c;
-  c.app = diff_cmd;
-  c.run = [&st] { return cmd_diff(st.diff, st.common); };
-  c.format = [&st] { return st.diff.format; };
-  st.subcommands.push_back(c);
-  c = Subcommand{};
-  c.app = fmt_cmd;
-  c.run = [&st] { return cmd_fmt(st.fmt, st.common); };
-  c.format = [] { return Format::source; };
-  st.subcommands.push_back(c);
-  c = Subcommand{};
-  c.app = measure_cmd;
-  c.run = [&st] { return cmd_measure(st.measure, st.common); };
-  st.subcommands.push_back(std::move(c));
+  add(st, diff_cmd, [&st] { return cmd_diff(st.diff, st.common); }, &st.diff.format);
+  add(st, fmt_cmd, [&st] { return cmd_fmt(st.fmt, st.common); }, &kSource);
+  add(st, measure_cmd, [&st] { return cmd_measure(st.measure, st.common); });
 }
 
 void declare_solve_sensitivity(CLI::App& app, State& st) {
@@ -408,16 +381,8 @@ void declare_solve_sensitivity(CLI::App& app, State& st) {
   add_format(sens_cmd, st.sens.format, "text (default) or json", {Format::text, Format::json});
   add_common(sens_cmd, st.common);
 
-  Subcommand c;
-  c.app = solve_cmd;
-  c.run = [&st] { return cmd_solve(st.solve, st.common); };
-  c.format = [&st] { return st.solve.format; };
-  st.subcommands.push_back(c);
-  c = Subcommand{};
-  c.app = sens_cmd;
-  c.run = [&st] { return cmd_sensitivity(st.sens, st.common); };
-  c.format = [&st] { return st.sens.format; };
-  st.subcommands.push_back(std::move(c));
+  add(st, solve_cmd, [&st] { return cmd_solve(st.solve, st.common); }, &st.solve.format);
+  add(st, sens_cmd, [&st] { return cmd_sensitivity(st.sens, st.common); }, &st.sens.format);
 }
 
 void declare_handout(CLI::App& app, State& st) {
@@ -427,11 +392,7 @@ void declare_handout(CLI::App& app, State& st) {
   add_format(handout_cmd, st.handout.format, "text (default), markdown or latex", {Format::text, Format::markdown, Format::latex});
   add_common(handout_cmd, st.common);
 
-  Subcommand c;
-  c.app = handout_cmd;
-  c.run = [&st] { return cmd_handout(st.handout, st.common); };
-  c.format = [&st] { return st.handout.format; };
-  st.subcommands.push_back(std::move(c));
+  add(st, handout_cmd, [&st] { return cmd_handout(st.handout, st.common); }, &st.handout.format);
 }
 
 void declare_layout(CLI::App& app, State& st) {
@@ -451,11 +412,7 @@ void declare_layout(CLI::App& app, State& st) {
   add_format(layout_cmd, st.layout.format, "text (default), markdown or json", {Format::text, Format::markdown, Format::json});
   add_common(layout_cmd, st.common);
 
-  Subcommand c;
-  c.app = layout_cmd;
-  c.run = [&st] { return cmd_layout(st.layout, st.common); };
-  c.format = [&st] { return st.layout.format; };
-  st.subcommands.push_back(std::move(c));
+  add(st, layout_cmd, [&st] { return cmd_layout(st.layout, st.common); }, &st.layout.format);
 }
 
 void declare_lsp(CLI::App& app, State& st) {
@@ -468,10 +425,7 @@ void declare_lsp(CLI::App& app, State& st) {
                       "where the standard library's modules are written for go-to-definition "
                       "(default $XDG_CACHE_HOME/napkin/std/VERSION)");
 
-  Subcommand c;
-  c.app = lsp_cmd;
-  c.run = [&st] { return cmd_lsp(st.lsp, st.common); };
-  st.subcommands.push_back(std::move(c));
+  add(st, lsp_cmd, [&st] { return cmd_lsp(st.lsp, st.common); });
 }
 
 void describe(CLI::App& app) {
@@ -507,7 +461,7 @@ int dispatch(State& st) {
   std::signal(SIGXFSZ, SIG_IGN);
   const std::string conflict = chosen->prepare();
   if (!conflict.empty()) return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, conflict, kMoreHelp)));
-  const Format format = chosen->format();
+  const Format format = *chosen->format;
   Common& common = st.common;
   if (common.restricted) bound_run(common.time_limit, common.memory_limit, chosen->document_when_stopped(format));
   Result r;
