@@ -41,7 +41,7 @@ for r in runs:
     ranked = json.loads(out.stdout)["ranked"] if out.stdout else []
     mine = {k: si(r, k) for k in ("tp", "pp", "vpp", "dp", "micro_batch")}
     rank = next((i + 1 for i, x in enumerate(ranked) if all(x[k] == v for k, v in mine.items()) and x["cp"] == 1
-                 and x["zero_stage"] == 1), None)
+                 and x["zero_stage"] == si(r, "zero_stage")), None)
     gap = 1 - ranked[0]["step_time"]["si"] / si(r, "predicted_step") if ranked else float("nan")
     verdict = "yes" if ok else "NO"
     where = str(rank) if rank else "-"
