@@ -52,14 +52,13 @@ using namespace napkin::cli;
 
 // One subcommand: its options (declared into the state below), what it
 // needs settled before it runs, and how it runs.
-inline constexpr Format kText = Format::text, kSource = Format::source;
-
 struct Subcommand {
   CLI::App* app = nullptr;
   std::function<Result()> run;
   // The format of what stdout receives (printed, finish.hpp): the
-  // command's --format, read after parsing.
-  const Format* format = &kText;
+  // command's --format, read after parsing; nullptr for a command that has
+  // none (text). A document format is turned into json for the run.
+  Format* format = nullptr;
   // Whether a stopped run prints a document in place of its output (restricted.hpp).
   std::function<bool(Format format)> document_when_stopped = [](Format) { return false; };
   // A usage error in the combination of options, or "", after setting what the run needs.
@@ -87,13 +86,14 @@ struct State {
   HandoutArgs handout;
   LayoutArgs layout;
   LspArgs lsp;
+  Format fmt_format = Format::source;  // napkin fmt prints napkin source as it is
   CLI::App* eval_cmd = nullptr;  // its arguments are reordered before parsing
   std::vector<Subcommand> subcommands;
 };
 
 // One subcommand added to the table: its app, how it runs and, where it
 // has one, its --format.
-Subcommand& add(State& st, CLI::App* app, std::function<Result()> run, const Format* format = &kText) {
+Subcommand& add(State& st, CLI::App* app, std::function<Result()> run, Format* format = nullptr) {
   Subcommand c;
   c.app = app;
   c.run = std::move(run);
@@ -112,11 +112,17 @@ void add_common(CLI::App* sub, Common& common) {
   sub->add_flag("--remeasure", common.remeasure, "measure(...) runs its probe again instead of using the cache");
 }
 
-// --format: one of `allowed`, read into the command's Format.
+// --format: one of `allowed`, read into the command's Format; where json is
+// allowed, every document format too (output_format.hpp), named in the help.
 void add_format(CLI::App* sub, Format& format, const std::string& help, const std::vector<Format>& allowed) {
+  const std::vector<Format> all = with_document_formats(allowed);
+  std::string said = help;
+  for (std::size_t i = allowed.size(); i < all.size(); ++i)
+    said += fmt::format("{}{}", i == allowed.size() ? "; also " : ", ", format_name(all[i]));
+  if (all.size() > allowed.size()) said += ", written from the json document";
   sub->add_option_function<std::string>(
-         "--format", [&format](const std::string& v) { format = format_named(v).value_or(Format::text); }, help)
-      ->check(CLI::IsMember(format_names(allowed)));
+         "--format", [&format](const std::string& v) { format = format_named(v).value_or(Format::text); }, said)
+      ->check(CLI::IsMember(format_names(all)));
 }
 
 // A restricted run, for grading (docs/grading.md): `check` and `run` take
@@ -348,7 +354,7 @@ void declare_diff_fmt_measure(CLI::App& app, State& st) {
   add_common(measure_cmd, st.common);
 
   add(st, diff_cmd, [&st] { return cmd_diff(st.diff, st.common); }, &st.diff.format);
-  add(st, fmt_cmd, [&st] { return cmd_fmt(st.fmt, st.common); }, &kSource);
+  add(st, fmt_cmd, [&st] { return cmd_fmt(st.fmt, st.common); }, &st.fmt_format);
   add(st, measure_cmd, [&st] { return cmd_measure(st.measure, st.common); });
 }
 
@@ -461,12 +467,18 @@ int dispatch(State& st) {
   std::signal(SIGXFSZ, SIG_IGN);
   const std::string conflict = chosen->prepare();
   if (!conflict.empty()) return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, conflict, kMoreHelp)));
-  const Format format = *chosen->format;
+  const Format format = chosen->format ? *chosen->format : Format::text;
+  // A document format: the command writes its JSON, and the format's
+  // function writes the page from it.
+  const napkin::DocumentFormatter from_document = document_formatter(format);
+  if (from_document) *chosen->format = Format::json;
   Common& common = st.common;
-  if (common.restricted) bound_run(common.time_limit, common.memory_limit, chosen->document_when_stopped(format));
+  if (common.restricted)
+    bound_run(common.time_limit, common.memory_limit, !from_document && chosen->document_when_stopped(format));
   Result r;
   try {
     r = chosen->run();
+    if (from_document && !r.out.empty()) r.out = from_document(fmt::format("napkin {}", chosen->app->get_name()), r.out);
     // What goes to stdout cannot drive the terminal (ESC, BEL, CSI), each
     // format escaping in its own syntax.
     r.out = printed(std::move(r.out), format);

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "interpreter/output/document_formats.hpp"
+
 namespace napkin::cli {
 
 enum class Format { text, json, toml, markdown, latex, junit, gradescope, csv, source };
@@ -43,6 +45,30 @@ inline std::vector<std::string> format_names(const std::vector<Format>& formats)
   std::vector<std::string> out;
   for (Format f : formats) out.emplace_back(format_name(f));
   return out;
+}
+
+// The formats written from a command's JSON document by one function each
+// (output/document_formats.hpp): every command whose --format offers json
+// offers them, and `dispatch` (main.cpp) runs the command for its JSON and
+// hands the document to the function.
+inline constexpr std::array<std::pair<Format, DocumentFormatter>, 0> kDocumentFormats{};
+
+// The function that writes `f` from a JSON document, or nullptr when the
+// command writes `f` itself.
+inline DocumentFormatter document_formatter(Format f) {
+  for (const auto& [k, write] : kDocumentFormats)
+    if (k == f) return write;
+  return nullptr;
+}
+
+// `allowed` and, where it holds json, every document format after it.
+inline std::vector<Format> with_document_formats(std::vector<Format> allowed) {
+  for (Format f : allowed)
+    if (f == Format::json) {
+      for (const auto& [k, write] : kDocumentFormats) allowed.push_back(k);
+      break;
+    }
+  return allowed;
 }
 
 // A machine-readable document: JSON, TOML or a results.json.
