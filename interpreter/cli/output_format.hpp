@@ -14,9 +14,9 @@
 
 namespace napkin::cli {
 
-enum class Format { text, json, toml, markdown, latex, junit, gradescope, csv, source };
+enum class Format { text, json, toml, markdown, latex, junit, gradescope, csv, source, html };
 
-inline constexpr std::array<std::pair<Format, std::string_view>, 9> kFormatNames{{
+inline constexpr std::array<std::pair<Format, std::string_view>, 10> kFormatNames{{
     {Format::text, "text"},
     {Format::json, "json"},
     {Format::toml, "toml"},
@@ -26,6 +26,7 @@ inline constexpr std::array<std::pair<Format, std::string_view>, 9> kFormatNames
     {Format::gradescope, "gradescope"},
     {Format::csv, "csv"},
     {Format::source, "source"},  // napkin fmt's output: napkin source, printed as it is
+    {Format::html, "html"},
 }};
 
 inline std::string_view format_name(Format f) {
@@ -51,7 +52,7 @@ inline std::vector<std::string> format_names(const std::vector<Format>& formats)
 // (output/document_formats.hpp): every command whose --format offers json
 // offers them, and `dispatch` (main.cpp) runs the command for its JSON and
 // hands the document to the function.
-inline constexpr std::array<std::pair<Format, DocumentFormatter>, 0> kDocumentFormats{};
+inline constexpr std::array<std::pair<Format, DocumentFormatter>, 1> kDocumentFormats{{{Format::html, html_page}}};
 
 // The function that writes `f` from a JSON document, or nullptr when the
 // command writes `f` itself.

@@ -13,4 +13,7 @@ namespace napkin {
 // `json` is the command's whole JSON document.
 using DocumentFormatter = std::string (*)(std::string_view title, const std::string& json);
 
+// A standalone HTML page (html.cpp).
+std::string html_page(std::string_view title, const std::string& json);
+
 }  // namespace napkin
