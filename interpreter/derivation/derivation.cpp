@@ -58,7 +58,10 @@ Derivation derive(const Interpreter& in, const ast::Expr& formula, const Trace& 
   if (result.note) d.note = *result.note;
   d.input = is_literal(formula);
   d.record = result.kind == Value::Kind::Record && formula.kind == ast::ExprKind::With;
-  if (formula.span.file) d.origin = formula.span.where_line();
+  if (formula.span.file) {
+    d.origin = formula.span.where_line();
+    d.origin_at = formula.span;
+  }
   d.formula = specialise ? term_of(formula, specialising(in, trace, {})) : term_of(formula);
   const ast::Expr* root_call = &formula;
   while (root_call->kind == ast::ExprKind::Convert) root_call = root_call->items[0].get();

@@ -30,6 +30,7 @@ struct Derivation {
   bool input = false;       // a literal: nothing to derive
   bool record = false;      // a record made with `with`: the formula is the whole story
   std::string origin;       // where the formula is written: "std/models:41", "drills.napkin:12"
+  Span origin_at;           // the same place as data, for a document that carries file and line as fields
   std::vector<CallStep> calls;  // the user functions it calls, each opened one level (call_steps)
 };
 

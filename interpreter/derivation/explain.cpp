@@ -143,6 +143,7 @@ ExplainNode explain(Interpreter& in, Module* m, const std::string& what, int dep
   root.label = what;
   root.derivation = derive(in, e, trace, v);
   root.derivation.origin.clear();  // typed on the command line
+  root.derivation.origin_at = {};
   root.flat = flat_formula(in, e, trace);
   b.expand(root, {&e, 0}, trace, depth);
   return root;

@@ -121,7 +121,10 @@ Derivation one_level(const Interpreter& in, const Expr& formula, const Trace& tr
   // A call's arguments are not in its body: the call as written says them.
   // A name is only another name for the formula below, so it is left out.
   if (call) d.written = specialise ? term_of(formula, specialising(in, trace, {})) : term_of(formula);
-  if (formula.span.file) d.origin = formula.span.where_line();
+  if (formula.span.file) {
+    d.origin = formula.span.where_line();
+    d.origin_at = formula.span;
+  }
   d.calls = calls_of(in, *at.formula, *at.trace, specialise);
   return d;
 }

@@ -51,7 +51,7 @@ std::string report_json(const Interpreter& in, const Report& r) {
 std::string unloaded_report_json(const Diagnostic& d) { return json_document(unloaded_report_tree(d)); }
 
 std::string explain_json(const ExplainNode& root) {
-  return explain_tree(root).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return explain_tree(root, /*places=*/true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 nlohmann::ordered_json sweep_row_tree(const Interpreter& in, const SweepResult& s,

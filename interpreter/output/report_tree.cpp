@@ -194,7 +194,7 @@ json unloaded_report_tree(const Diagnostic& d) {
   return doc;
 }
 
-json explain_tree(const ExplainNode& n) {
+json explain_tree(const ExplainNode& n, bool places) {
   json j = json::object();
   j["label"] = n.label;
   j["display"] = text(n.derivation.result);
@@ -202,12 +202,17 @@ json explain_tree(const ExplainNode& n) {
   j["substituted"] = text(n.derivation.substituted);
   if (!n.flat.empty()) j["flat"] = text(n.flat);
   if (!n.derivation.origin.empty()) j["source"] = n.derivation.origin;
+  // `source`'s place as fields, so that a page links it without reading the text.
+  if (places && n.derivation.origin_at.valid())
+    j["at"] = json{{"file", n.derivation.origin_at.file->name},
+                   {"line", n.derivation.origin_at.file->line_col(n.derivation.origin_at.begin).first}};
+  if (places && n.derivation.input) j["literal"] = true;  // nothing to derive: the text shows only its value
   if (!n.derivation.note.empty()) j["note"] = n.derivation.note;
   if (n.repeated) j["repeated"] = true;
   if (n.truncated) j["truncated"] = true;
   if (!n.children.empty()) {
     json children = json::array();
-    for (const auto& c : n.children) children.push_back(explain_tree(c));
+    for (const auto& c : n.children) children.push_back(explain_tree(c, places));
     j["children"] = std::move(children);
   }
   return j;

@@ -27,8 +27,10 @@ nlohmann::ordered_json sweep_tree(const Interpreter& in, const SweepResult& s);
 // One row of a sweep: each input and column by name.
 nlohmann::ordered_json sweep_row_tree(const Interpreter& in, const SweepResult& s,
                                       std::vector<SweepColumn::Reader>& read, std::size_t row);
-// An `explain` node and everything below it.
-nlohmann::ordered_json explain_tree(const ExplainNode& n);
+// An `explain` node and everything below it. With `places` (JSON), each
+// node also has "at", where its formula is written as {file, line}, and
+// "literal" where it is one: what a page lays the tree out by.
+nlohmann::ordered_json explain_tree(const ExplainNode& n, bool places = false);
 // `j` as dump(2) writes it nested `depth` levels deep.
 std::string nested_json(const nlohmann::ordered_json& j, int depth);
 // The JSON text of a document tree, `sweeps` (already laid out at depth 1)

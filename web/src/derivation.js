@@ -12,32 +12,44 @@ function el(tag, cls, ...children) {
 
 function code(text) { return el('code', null, text); }
 
-// `source` is `FILE:LINE`; a place in the file being edited becomes a
-// button that moves the cursor there.
-function sourceLink(source, path, goto) {
-  if (!source) return null;
-  const m = /^(.*):(\d+)$/.exec(source);
-  if (m && m[1] === path) {
-    const b = el('button', 'dv-src', `line ${m[2]}`);
-    b.type = 'button';
-    b.title = `go to line ${m[2]}`;
-    b.addEventListener('click', () => goto(Number(m[2])));
-    return b;
-  }
-  return el('span', 'dv-src dv-lib', source);
+// Where a node's formula is written, from explain's `at` (file and line as
+// data): `{ line }` in the file being edited, `{ text }` in another file (a
+// library's), null where it has none. `source` is only shown, never read.
+export function sourcePlace(n, path) {
+  if (!n.at || !n.at.file || !Number.isInteger(n.at.line)) return null;
+  if (n.at.file === path) return { line: n.at.line };
+  return { text: n.source ?? `${n.at.file}:${n.at.line}` };
+}
+
+// What a node shows between its label and its result: its formula, then the
+// formula with its numbers, each left out where it says nothing new. A
+// literal (explain's `literal`: `6144`) shows only its value (`6,144`).
+export function shownTerms(n) {
+  const parts = [];
+  if (n.formula !== undefined && n.formula !== n.display && !n.literal) parts.push(n.formula);
+  if (n.substituted !== undefined && n.substituted !== n.formula && n.substituted !== n.display && !n.literal)
+    parts.push(n.substituted);
+  return parts;
+}
+
+// A place in the file being edited becomes a button that moves the cursor there.
+function sourceLink(n, path, goto) {
+  const place = sourcePlace(n, path);
+  if (!place) return null;
+  if (place.line === undefined) return el('span', 'dv-src dv-lib', place.text);
+  const b = el('button', 'dv-src', `line ${place.line}`);
+  b.type = 'button';
+  b.title = `go to line ${place.line}`;
+  b.addEventListener('click', () => goto(place.line));
+  return b;
 }
 
 function nodeLine(n, path, goto) {
   const line = el('span', 'dv-line', el('span', 'dv-label', n.label));
-  const parts = [];
-  // An input written as a literal (`6144`) shows only its value (`6,144`).
-  const literal = !(n.children ?? []).length && n.formula === n.substituted && !/[(]/.test(n.formula ?? '');
-  if (n.formula !== undefined && n.formula !== n.display && !literal) parts.push(code(n.formula));
-  if (n.substituted !== undefined && n.substituted !== n.formula && n.substituted !== n.display) parts.push(code(n.substituted));
-  for (const p of parts) line.append(' = ', p);
+  for (const p of shownTerms(n)) line.append(' = ', code(p));
   line.append(' = ', el('strong', 'dv-result', n.display ?? ''));
   if (n.repeated) line.append(' ', el('span', 'dv-repeat', '(explained above)'));
-  const src = sourceLink(n.source, path, goto);
+  const src = sourceLink(n, path, goto);
   if (src) line.append(' ', src);
   return line;
 }
@@ -57,12 +69,13 @@ function renderNode(n, depth, path, goto) {
   return li;
 }
 
-// Fills `panel` with the derivation of `key`; `tree` is explain's JSON (or
-// null when it failed, with `error` its standard error), `flat` the flat line.
+// Fills `panel` with the derivation of `key`; `tree` is explain's JSON (null,
+// or a document of `errors`, when it failed, with `error` its standard
+// error), `flat` the flat line.
 export function renderDerivation(panel, { key, tree, flat, error, path, goto }) {
   panel.replaceChildren();
   panel.append(el('h2', null, 'Derivation of ', code(key)));
-  if (!tree) {
+  if (!tree || tree.errors) {
     panel.append(el('pre', 'dv-error', error || 'napkin explain failed'));
     return;
   }

@@ -2,7 +2,8 @@
 // web.page_logic, nothing to install): where values and errors go, from a
 // report written here by hand as `napkin run --format json` writes one
 // (places count lines and columns from 1, columns in bytes of UTF-8), share
-// links both ways and their size limit, the status line's notice.
+// links both ways and their size limit, the status line's notice, the
+// derivation panel's links from explain's `at` and `literal`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Text } from '@codemirror/state';
@@ -11,6 +12,7 @@ import { valuePlaces } from '../src/values.js';
 import { toDiagnostics, elsewhere, offsetAt } from '../src/diagnostics.js';
 import { encodeShare, decodeShare, inflate, MAX_FILE_BYTES } from '../src/share.js';
 import { StatusLine, evaluationStatus, shareNotice } from '../src/status.js';
+import { renderDerivation, sourcePlace, shownTerms } from '../src/derivation.js';
 import { example } from './files.mjs';
 
 const at = (line, column, end_line, end_column, file = 'f.napkin') => ({ file, line, column, end_line, end_column });
@@ -166,4 +168,67 @@ test('status line: a notice stays through the evaluations that follow it, until 
   assert.equal(element.textContent, 'evaluated in 5.0 ms · 2 errors · 1 of 2 checks pass');
   line.show(evaluationStatus(null, { code: 134 }, 5));
   assert.equal(element.textContent, 'evaluated in 5.0 ms · napkin stopped (exit status 134)');
+});
+
+// A node of `napkin explain FILE NAME --format json`, written here by hand.
+const node = (label, at, more = {}) => ({ label, display: '1', formula: 'x', substituted: '1', at, ...more });
+
+test('derivation: a formula\'s place comes from `at`, its file and line as data, never from `source`', () => {
+  assert.deepEqual(sourcePlace(node('a', { file: 'f.napkin', line: 12 }, { source: 'f.napkin:12' }), 'f.napkin'), { line: 12 });
+  // A file whose name holds a colon and digits: the data says where the name ends.
+  assert.deepEqual(sourcePlace(node('b', { file: 'plans:7', line: 3 }, { source: 'plans:7:3' }), 'plans:7'), { line: 3 });
+  assert.deepEqual(sourcePlace(node('c', { file: 'plans:7', line: 3 }, { source: 'plans:7:3' }), 'plans'),
+    { text: 'plans:7:3' });
+  // A library's formula is named, not linked; text alone (no `at`) places nothing.
+  assert.deepEqual(sourcePlace(node('d', { file: 'std/transformer', line: 163 }, { source: 'std/transformer:163' }), 'f.napkin'),
+    { text: 'std/transformer:163' });
+  assert.equal(sourcePlace(node('e', undefined, { source: 'f.napkin:4' }), 'f.napkin'), null);
+});
+
+test('derivation: a literal is what explain says is one, whatever its text looks like', () => {
+  assert.deepEqual(shownTerms({ label: 'n', formula: '6144', substituted: '6144', display: '6,144', literal: true }), []);
+  // `(2 + 3) · 4` is a literal too: nothing to derive, as the terminal shows it.
+  assert.deepEqual(shownTerms({ label: 'm', formula: '(2 + 3) · 4', substituted: '(2 + 3) · 4', display: '20', literal: true }), []);
+  // A name's formula is shown even where it reads like a number.
+  assert.deepEqual(shownTerms({ label: 'k', formula: 'n', substituted: '6,144', display: '6,144' }), ['n']);
+  assert.deepEqual(shownTerms({ label: 't', formula: 'a * b', substituted: '2 · 3', display: '6' }), ['a * b', '2 · 3']);
+});
+
+// Just enough of a document for the panel: elements with children and listeners.
+class FakeElement {
+  constructor(tag) { Object.assign(this, { tagName: tag, className: '', children: [], listeners: {} }); }
+  append(...c) { this.children.push(...c); }
+  replaceChildren(...c) { this.children = c; }
+  addEventListener(type, f) { this.listeners[type] = f; }
+  get textContent() { return this.children.map((c) => (typeof c === 'string' ? c : c.textContent)).join(''); }
+  *all() { yield this; for (const c of this.children) if (c instanceof FakeElement) yield* c.all(); }
+}
+
+test('derivation panel: a formula in the edited file is a button to its line; a library\'s is its name', () => {
+  globalThis.document = { createElement: (tag) => new FakeElement(tag) };
+  try {
+    const tree = node('s.t', { file: 'f.napkin', line: 4 }, {
+      source: 'f.napkin:4', formula: 'n * a', substituted: '4 · 2 µs', display: '8 µs',
+      children: [
+        node('s.n', { file: 'f.napkin', line: 3 }, { source: 'f.napkin:3', formula: '4', substituted: '4', display: '4', literal: true }),
+        node('lib.k', { file: 'std/x', line: 9 }, { source: 'std/x:9', display: '2 µs' }),
+      ],
+    });
+    const panel = new FakeElement('div');
+    const went = [];
+    renderDerivation(panel, { key: 's.t', tree, flat: null, path: 'f.napkin', goto: (line) => went.push(line) });
+    const buttons = [...panel.all()].filter((e) => e.tagName === 'button');
+    assert.deepEqual(buttons.map((b) => b.textContent), ['line 4', 'line 3']);
+    buttons[1].listeners.click();
+    assert.deepEqual(went, [3]);
+    const lib = [...panel.all()].filter((e) => e.className === 'dv-src dv-lib');
+    assert.deepEqual(lib.map((e) => e.textContent), ['std/x:9']);
+    const lines = [...panel.all()].filter((e) => e.className === 'dv-line').map((e) => e.textContent);
+    assert.deepEqual(lines, ['s.t = n * a = 4 · 2 µs = 8 µs line 4', 's.n = 4 line 3', 'lib.k = x = 1 = 2 µs std/x:9']);
+    // explain's document of errors (it failed): the panel shows the message, no tree.
+    renderDerivation(panel, { key: 'q', tree: { errors: [{ code: 'E0300' }] }, flat: null, error: 'it failed', path: 'f.napkin', goto: () => {} });
+    assert.ok(panel.textContent.endsWith('it failed'));
+  } finally {
+    delete globalThis.document;
+  }
 });
