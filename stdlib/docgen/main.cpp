@@ -238,6 +238,68 @@ void write_catalog_row(std::ostream& out, const Module& m, const ast::Stmt& s) {
 // function without one (or one that shares its neighbour's) is an error.
 std::vector<std::string> undocumented;
 
+// One module's section: its summary, imports, units, records (base ones
+// in full, the rest as catalog rows) and functions.
+void write_module(std::ostream& out, const Module& m) {
+  out << "## " << m.name() << "\n\n";
+  if (!m.summary().empty()) out << m.summary() << "\n\n";
+
+  std::vector<std::string> imports, units, dimensions, spellings;
+  for (const auto& s : m.ast().statements) {
+    if (s.kind == ast::StmtKind::Import) imports.push_back(code(s.name));
+    if (s.kind == ast::StmtKind::Unit)
+      units.push_back(code(s.value ? s.name + " = " + print_expr(*s.value) : s.name));
+    if (s.kind == ast::StmtKind::Dimension) dimensions.push_back(code(s.fields.at(0).type.text) + " (" + s.name + ")");
+    if (s.kind == ast::StmtKind::Suggest)
+      for (const auto& w : s.columns) spellings.push_back(code(w.name) + " → " + code(s.name));
+  }
+  auto list = [](const std::vector<std::string>& v) {
+    std::string r;
+    for (const auto& x : v) r += (r.empty() ? "" : ", ") + x;
+    return r;
+  };
+  if (!imports.empty()) out << "Imports " << list(imports) << ".\n\n";
+  if (!units.empty()) out << "Units: " << list(units) << ".\n\n";
+  if (!dimensions.empty()) out << "Dimension names: " << list(dimensions) << ".\n\n";
+  if (!spellings.empty()) out << "Suggested for other spellings: " << list(spellings) << ".\n\n";
+
+  // Base records (no `extends`) in full; the rest as catalog rows.
+  bool catalog_open = false;
+  for (const auto& s : m.ast().statements) {
+    if (s.kind != ast::StmtKind::Record || s.base) continue;
+    write_record(out, m, s);
+  }
+  for (const auto& s : m.ast().statements) {
+    if (s.kind != ast::StmtKind::Record || !s.base) continue;
+    if (!catalog_open) {
+      out << "### Catalog\n\n| name | extends | | sets |\n|---|---|---|---|\n";
+      catalog_open = true;
+    }
+    write_catalog_row(out, m, s);
+  }
+  if (catalog_open) out << "\n";
+
+  bool fns_open = false;
+  for (const auto& s : m.ast().statements) {
+    if (s.kind == ast::StmtKind::Let) {
+      out << "- " << code("let " + s.name + " = " + print_expr(*s.value)) << "\n";
+      continue;
+    }
+    if (s.kind != ast::StmtKind::Fn) continue;
+    if (!fns_open) {
+      out << "### Functions\n\n";
+      fns_open = true;
+    }
+    std::string doc = first_sentence(m.doc_above(m.line_of(s.span.begin)));
+    if (doc.empty())
+      undocumented.push_back(m.name() + ":" + std::to_string(m.line_of(s.span.begin)) + ": fn " + s.name);
+    out << "- " << code(signature(s)) << "  \n  " << code("= " + print_expr(*s.value));
+    if (!doc.empty()) out << "  \n  " << doc;
+    out << "\n";
+  }
+  if (fns_open) out << "\n";
+}
+
 std::string generate(const fs::path& dir, const fs::path& conventions) {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir))
@@ -264,65 +326,7 @@ std::string generate(const fs::path& dir, const fs::path& conventions) {
   }
   out << "\n";
 
-  for (const auto& m : modules) {
-    out << "## " << m.name() << "\n\n";
-    if (!m.summary().empty()) out << m.summary() << "\n\n";
-
-    std::vector<std::string> imports, units, dimensions, spellings;
-    for (const auto& s : m.ast().statements) {
-      if (s.kind == ast::StmtKind::Import) imports.push_back(code(s.name));
-      if (s.kind == ast::StmtKind::Unit)
-        units.push_back(code(s.value ? s.name + " = " + print_expr(*s.value) : s.name));
-      if (s.kind == ast::StmtKind::Dimension) dimensions.push_back(code(s.fields.at(0).type.text) + " (" + s.name + ")");
-      if (s.kind == ast::StmtKind::Suggest)
-        for (const auto& w : s.columns) spellings.push_back(code(w.name) + " → " + code(s.name));
-    }
-    auto list = [](const std::vector<std::string>& v) {
-      std::string r;
-      for (const auto& x : v) r += (r.empty() ? "" : ", ") + x;
-      return r;
-    };
-    if (!imports.empty()) out << "Imports " << list(imports) << ".\n\n";
-    if (!units.empty()) out << "Units: " << list(units) << ".\n\n";
-    if (!dimensions.empty()) out << "Dimension names: " << list(dimensions) << ".\n\n";
-    if (!spellings.empty()) out << "Suggested for other spellings: " << list(spellings) << ".\n\n";
-
-    // Base records (no `extends`) in full; the rest as catalog rows.
-    bool catalog_open = false;
-    for (const auto& s : m.ast().statements) {
-      if (s.kind != ast::StmtKind::Record || s.base) continue;
-      write_record(out, m, s);
-    }
-    for (const auto& s : m.ast().statements) {
-      if (s.kind != ast::StmtKind::Record || !s.base) continue;
-      if (!catalog_open) {
-        out << "### Catalog\n\n| name | extends | | sets |\n|---|---|---|---|\n";
-        catalog_open = true;
-      }
-      write_catalog_row(out, m, s);
-    }
-    if (catalog_open) out << "\n";
-
-    bool fns_open = false;
-    for (const auto& s : m.ast().statements) {
-      if (s.kind == ast::StmtKind::Let) {
-        out << "- " << code("let " + s.name + " = " + print_expr(*s.value)) << "\n";
-        continue;
-      }
-      if (s.kind != ast::StmtKind::Fn) continue;
-      if (!fns_open) {
-        out << "### Functions\n\n";
-        fns_open = true;
-      }
-      std::string doc = first_sentence(m.doc_above(m.line_of(s.span.begin)));
-      if (doc.empty())
-        undocumented.push_back(m.name() + ":" + std::to_string(m.line_of(s.span.begin)) + ": fn " + s.name);
-      out << "- " << code(signature(s)) << "  \n  " << code("= " + print_expr(*s.value));
-      if (!doc.empty()) out << "  \n  " << doc;
-      out << "\n";
-    }
-    if (fns_open) out << "\n";
-  }
+  for (const auto& m : modules) write_module(out, m);
   std::string text = out.str();
   while (text.size() >= 2 && text[text.size() - 1] == '\n' && text[text.size() - 2] == '\n') text.pop_back();
   return text;

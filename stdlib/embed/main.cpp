@@ -62,6 +62,53 @@ void write_words(std::ostream& out, const std::vector<T>& words) {
   out << "0u}";  // never empty, and the size below does not count it
 }
 
+// Module `i`, read from `path`: its text, its compiled tree (unless
+// `text_only`) and the names it defines and imports, as arrays in `body`,
+// and its row of the table in `table`.
+void embed_module(std::size_t i, const fs::path& path, bool text_only, std::ostream& body, std::ostream& table) {
+  const std::string name = path.stem().string();
+  SourceFile file{"std/" + name, read_file(path), ""};
+  const ast::Module m = parse_module(file);
+  CompiledAstData c;
+  if (!text_only) {
+    c = compile_ast(m);
+    // The tree must come back as it went in: checked here, so a tree the
+    // words cannot carry fails the build rather than a run.
+    if (compile_ast(load_compiled_ast(c.view(), file)).words != c.words)
+      throw std::runtime_error("std/" + name + ": the compiled tree does not read back the same");
+  }
+  std::vector<std::string> names;
+  std::vector<std::string> imports;
+  bool base_units = false;
+  for (const auto& st : m.statements) {
+    if (st.kind == ast::StmtKind::Let || st.kind == ast::StmtKind::Fn || st.kind == ast::StmtKind::Record)
+      names.push_back(st.name);
+    if (st.kind == ast::StmtKind::Import && st.name.rfind("std/", 0) == 0) imports.push_back(st.name.substr(4));
+    if (st.kind == ast::StmtKind::Unit && !st.value) base_units = true;
+  }
+
+  body << "// std/" << name << "\n";
+  body << "const unsigned char text" << i << "[] = ";
+  write_bytes(body, file.text);
+  body << ";\nconst std::uint32_t words" << i << "[] = ";
+  write_words(body, c.words);
+  body << ";\nconst unsigned char strings" << i << "[] = ";
+  write_bytes(body, c.strings);
+  body << ";\nconst std::uint32_t string_ends" << i << "[] = ";
+  write_words(body, c.string_ends);
+  body << ";\nconst char* const names" << i << "[] = {";
+  for (const auto& n : names) body << "\n    \"" << n << "\",";  // names are identifiers: nothing to escape
+  body << "\n    nullptr};\nconst char* const imports" << i << "[] = {";
+  for (const auto& n : imports) body << "\n    \"" << n << "\",";  // module names: nothing to escape
+  body << "\n    nullptr};\n\n";
+
+  table << "    {\"" << name << "\", reinterpret_cast<const char*>(text" << i << "), " << file.text.size()
+        << ",\n     {words" << i << ", " << c.words.size() << ", reinterpret_cast<const char*>(strings" << i
+        << "), string_ends" << i << ", " << c.string_ends.size() << "},\n     names" << i << ", "
+        << names.size() << ",\n     imports" << i << ", " << imports.size() << ", " << (base_units ? "true" : "false")
+        << "},\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -89,49 +136,7 @@ int main(int argc, char** argv) {
           "#include \"interpreter/core/stdlib_files.hpp\"\n\n"
           "namespace napkin {\nnamespace {\n";
   try {
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      const std::string name = files[i].stem().string();
-      SourceFile file{"std/" + name, read_file(files[i]), ""};
-      const ast::Module m = parse_module(file);
-      CompiledAstData c;
-      if (!text_only) {
-        c = compile_ast(m);
-        // The tree must come back as it went in: checked here, so a tree the
-        // words cannot carry fails the build rather than a run.
-        if (compile_ast(load_compiled_ast(c.view(), file)).words != c.words)
-          throw std::runtime_error("std/" + name + ": the compiled tree does not read back the same");
-      }
-      std::vector<std::string> names;
-      std::vector<std::string> imports;
-      bool base_units = false;
-      for (const auto& st : m.statements) {
-        if (st.kind == ast::StmtKind::Let || st.kind == ast::StmtKind::Fn || st.kind == ast::StmtKind::Record)
-          names.push_back(st.name);
-        if (st.kind == ast::StmtKind::Import && st.name.rfind("std/", 0) == 0) imports.push_back(st.name.substr(4));
-        if (st.kind == ast::StmtKind::Unit && !st.value) base_units = true;
-      }
-
-      body << "// std/" << name << "\n";
-      body << "const unsigned char text" << i << "[] = ";
-      write_bytes(body, file.text);
-      body << ";\nconst std::uint32_t words" << i << "[] = ";
-      write_words(body, c.words);
-      body << ";\nconst unsigned char strings" << i << "[] = ";
-      write_bytes(body, c.strings);
-      body << ";\nconst std::uint32_t string_ends" << i << "[] = ";
-      write_words(body, c.string_ends);
-      body << ";\nconst char* const names" << i << "[] = {";
-      for (const auto& n : names) body << "\n    \"" << n << "\",";  // names are identifiers: nothing to escape
-      body << "\n    nullptr};\nconst char* const imports" << i << "[] = {";
-      for (const auto& n : imports) body << "\n    \"" << n << "\",";  // module names: nothing to escape
-      body << "\n    nullptr};\n\n";
-
-      table << "    {\"" << name << "\", reinterpret_cast<const char*>(text" << i << "), " << file.text.size()
-            << ",\n     {words" << i << ", " << c.words.size() << ", reinterpret_cast<const char*>(strings" << i
-            << "), string_ends" << i << ", " << c.string_ends.size() << "},\n     names" << i << ", "
-            << names.size() << ",\n     imports" << i << ", " << imports.size() << ", " << (base_units ? "true" : "false")
-            << "},\n";
-    }
+    for (std::size_t i = 0; i < files.size(); ++i) embed_module(i, files[i], text_only, body, table);
   } catch (const Error& e) {
     std::cerr << render(e.diagnostic());
     return 1;
