@@ -12,11 +12,10 @@
 namespace napkin {
 namespace {
 
-// The inputs a layout sets, in this order, and the fields read back.
-constexpr std::array<const char*, 8> kInputs = {"tp",  "pp",         "cp",        "dp", "micro_batch",
-                                               "vpp", "zero_stage", "recompute_level"};
-constexpr std::array<const char*, 6> kColumns = {"layout_ok", "memory_fits", "memory_per_gpu",
-                                                 "step_time", "bubble", "implied_mfu"};
+// The inputs a layout sets, in this order, and the fields read back: the
+// names std/plans gives them (core/stdlib_names.hpp).
+constexpr auto kInputs = stdlib_names::layout_inputs;
+constexpr auto kColumns = stdlib_names::layout_columns;
 
 [[noreturn]] void usage(std::string message, std::string help = {}) {
   Diagnostic d;
@@ -30,7 +29,7 @@ std::size_t slot_of(Record* r, const std::string& record, const char* name) {
   auto it = r->index().find(name);
   if (it != r->index().end()) return it->second;
   usage(fmt::format("{} has no field `{}`, which napkin layout reads", record, name),
-        "napkin layout searches a std/plans training_plan: `scenario plan = training_plan with { ... }`");
+        fmt::format("napkin layout searches a std/plans {0}: `scenario plan = {0} with {{ ... }}`", stdlib_names::training_plan));
 }
 
 // A number the plan gives (cluster.gpus, model.layers): evaluated in the
@@ -94,13 +93,13 @@ Plan read_plan(Interpreter& in, Module* m, const LayoutSpec& spec, LayoutResult&
   for (const char* n : kColumns) p.columns.push_back(slot_of(p.base, out.record, n));
   for (const char* n : kStepParts) p.columns.push_back(slot_of(p.base, out.record, n));
   for (const char* n : kValidity) p.columns.push_back(slot_of(p.base, out.record, n));
-  out.gpus = number_in(in, m, p.base, "cluster.gpus", out.record);
-  out.gpus_per_domain = number_in(in, m, p.base, "cluster.gpus_per_domain", out.record);
-  out.capacity_value = in.eval_in({m, p.base}, in.parse_snippet("<layout>", "memory_capacity"));
+  out.gpus = number_in(in, m, p.base, stdlib_names::plan_gpus, out.record);
+  out.gpus_per_domain = number_in(in, m, p.base, stdlib_names::plan_gpus_per_domain, out.record);
+  out.capacity_value = in.eval_in({m, p.base}, in.parse_snippet("<layout>", stdlib_names::plan_memory_capacity));
   out.capacity = number(out.capacity_value);
-  p.layers = number_in(in, m, p.base, "model.layers", out.record);
-  p.batch = number_in(in, m, p.base, "global_batch", out.record);
-  p.tp_inside = number_in(in, m, p.base, "tp_inside_domain", out.record) != 0;
+  p.layers = number_in(in, m, p.base, stdlib_names::plan_layers, out.record);
+  p.batch = number_in(in, m, p.base, stdlib_names::plan_global_batch, out.record);
+  p.tp_inside = number_in(in, m, p.base, stdlib_names::plan_tp_inside_domain, out.record) != 0;
   if (!(out.gpus >= 1 && whole(out.gpus) && out.gpus <= 1e6))
     usage(fmt::format("{}.cluster.gpus is {}; napkin layout needs a whole number of GPUs up to 1,000,000", out.record,
                       out.gpus));
@@ -121,11 +120,11 @@ std::vector<Candidate> candidates(Interpreter& in, Module* m, const LayoutSpec& 
   if (pps.empty())
     for (double d : all)
       if (d <= plan.layers) pps.push_back(d);
-  if (cps.empty()) cps.push_back(number_in(in, m, plan.base, "cp", out.record));
+  if (cps.empty()) cps.push_back(number_in(in, m, plan.base, stdlib_names::plan_cp, out.record));
   if (mbs.empty()) mbs = {1, 2, 4, 8, 16};
   if (vpps.empty()) vpps = {1, 2, 3, 4, 6, 8};
-  if (zeros.empty()) zeros = {number_in(in, m, plan.base, "zero_stage", out.record)};
-  if (recomputes.empty()) recomputes = {number_in(in, m, plan.base, "recompute_level", out.record)};
+  if (zeros.empty()) zeros = {number_in(in, m, plan.base, stdlib_names::plan_zero_stage, out.record)};
+  if (recomputes.empty()) recomputes = {number_in(in, m, plan.base, stdlib_names::plan_recompute_level, out.record)};
   std::vector<Candidate> cands;
   for (double tp : tps)
     for (double pp : pps)

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/stdlib_names.hpp"
 
 namespace napkin {
 
@@ -30,14 +31,11 @@ struct LayoutSpec {
 
 // The parts of a step, as std/plans' training_plan names them, summing to
 // step_time.
-inline constexpr std::array<const char*, 7> kStepParts = {"step_compute", "step_tp", "step_cp", "step_ep",
-                                                          "step_pp", "step_bubble", "dp_exposed"};
+inline constexpr auto kStepParts = stdlib_names::step_parts;
 
 // Why a candidate is not a layout: the plan's boolean fields, each false
 // for a reason, and what `napkin layout` calls it.
-inline constexpr std::array<const char*, 7> kValidity = {"fills_cluster", "heads_split",    "widths_split",
-                                                         "experts_split", "tp_fits_domain", "stages_split",
-                                                         "batch_split"};
+inline constexpr auto kValidity = stdlib_names::layout_validity;
 inline constexpr std::array<const char*, kValidity.size()> kValidityNames = {
     "the degrees do not fill the cluster",
     "tp does not divide the heads or KV heads",

@@ -11,6 +11,7 @@
 #include "grammar/printer.hpp"
 
 #include "interpreter/core/did_you_mean.hpp"
+#include "interpreter/core/stdlib_names.hpp"
 #include "interpreter/core/suggest.hpp"
 #include "guarded.hpp"
 
@@ -52,7 +53,7 @@ std::string config_model_name(const std::string& path) {
   for (char c : stem) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) || name[0] == '_') name = "model_" + name;
   // Not a name the scenario's line itself uses.
-  if (name == "serving" || name == "from_hf_config" || name == "import_json") name += "_model";
+  if (name == stdlib_names::serving || name == stdlib_names::from_hf_config_fn || name == "import_json") name += "_model";
   return name;
 }
 
@@ -66,15 +67,16 @@ const FieldReport* find_field(const Section& s, const std::string& name) {
 // that says so. The figures stay as std/serving computes them (the same
 // scenario's `run` and `sweep` print them, with memory_fits = false).
 std::string does_not_fit(Interpreter& in, const Section& s, const QuickArgs& a) {
-  const FieldReport* fits = find_field(s, "memory_fits");
-  const FieldReport* needed = find_field(s, "memory_needed");
-  const FieldReport* gpu = find_field(s, "gpu");
+  const FieldReport* fits = find_field(s, stdlib_names::serving_memory_fits);
+  const FieldReport* needed = find_field(s, stdlib_names::serving_memory_needed);
+  const FieldReport* gpu = find_field(s, stdlib_names::serving_gpu);
   if (!fits || !fits->ok || fits->value.kind != Value::Kind::Bool || fits->value.b || !needed || !needed->ok)
     return "";
   std::string holds;
   if (gpu && gpu->ok && gpu->value.kind == Value::Kind::Record)
-    if (const auto& idx = gpu->value.rec->index(); idx.count("memory_capacity"))
-      holds = fmt::format(", and one {} holds {}", a.gpu, in.show(in.field(gpu->value.rec, idx.at("memory_capacity"), Span{})));
+    if (const auto& idx = gpu->value.rec->index(); idx.count(stdlib_names::memory_capacity))
+      holds = fmt::format(", and one {} holds {}", a.gpu,
+                          in.show(in.field(gpu->value.rec, idx.at(stdlib_names::memory_capacity), Span{})));
   return fmt::format("does not fit: {} at batch {} and context {} needs {}{}; the figures above are for memory it does not have",
                      a.config.empty() ? a.model : a.config, number(a.batch), number(a.context), in.show(needed->value), holds);
 }
@@ -110,7 +112,8 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
       d.help = "--model names a catalog model (std/models); --config reads a Hugging Face config.json";
       throw Error(std::move(d));
     }
-    if (a.config.empty()) require_known("model", a.model, catalog(in, "models", "model"));
+    namespace names = stdlib_names;
+    if (a.config.empty()) require_known("model", a.model, catalog(in, names::models_module, names::model_record));
     // A config that is not there is the command line's mistake, said as
     // such, not as an import in the source quick writes.
     if (std::error_code ec; !a.config.empty() && !std::filesystem::is_regular_file(a.config, ec))
@@ -118,20 +121,22 @@ Result cmd_quick(const QuickArgs& a, const Common& c) {
                            fmt::format("--config {}: {}", a.config,
                                        std::filesystem::exists(a.config, ec) ? "not a regular file" : "no such file"),
                            "give the path of a Hugging Face config.json"));
-    require_known("GPU", a.gpu, catalog(in, "hardware", "hardware"));
+    require_known("GPU", a.gpu, catalog(in, names::hardware_module, names::hardware_record));
     const std::string model = a.config.empty() ? a.model : config_model_name(a.config);
-    std::string fields = fmt::format("model = {}, gpu = {}, batch = {}, context = {} token", model, a.gpu,
-                                     number(a.batch), number(a.context));
-    if (a.prompt) fields += fmt::format(", prompt = {} token", number(*a.prompt));
-    fields += fmt::format(", price = {} USD/hour, mfu = {}%", number(a.price), number(a.mfu));
+    std::string fields = fmt::format("{} = {}, {} = {}, {} = {}, {} = {} token", names::serving_model, model,
+                                     names::serving_gpu, a.gpu, names::serving_batch, number(a.batch),
+                                     names::serving_context, number(a.context));
+    if (a.prompt) fields += fmt::format(", {} = {} token", names::serving_prompt, number(*a.prompt));
+    fields += fmt::format(", {} = {} USD/hour, {} = {}%", names::serving_price, number(a.price), names::serving_mfu,
+                          number(a.mfu));
     const std::string read =
         a.config.empty() ? ""
-                         : fmt::format("import \"std/hf\"\nmodel {} = from_hf_config(import_json({}))\n", model,
-                                       quote_string(a.config));
+                         : fmt::format("import \"std/{}\"\nmodel {} = {}(import_json({}))\n", names::hf_module, model,
+                                       names::from_hf_config_fn, quote_string(a.config));
     const std::string source = fmt::format(
-        "import \"std/models\"\nimport \"std/hardware\"\nimport \"std/serving\"\n{}"
-        "scenario quick = serving with {{ {} }}\n",
-        read, fields);
+        "import \"std/{}\"\nimport \"std/{}\"\nimport \"std/{}\"\n{}"
+        "scenario quick = {} with {{ {} }}\n",
+        names::models_module, names::hardware_module, names::serving_module, read, names::serving, fields);
     Module* m = in.load_source("<quick>", source, "");
     Report r = build_report(in, m, false);
     // The report is the scenario's, as for a catalog model; the model's own

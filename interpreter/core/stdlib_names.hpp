@@ -6,16 +6,11 @@
 // changing it here, and the tests that use it (named beside each) fail until
 // then.
 //
-// Not here yet: `napkin quick` (cli/cmd_quick.cpp) writes a scenario
-// `serving with { model, gpu, batch, context, prompt, price, mfu }` over
-// std/models, std/hardware and std/serving and reads its fields
-// memory_fits, memory_needed, gpu.memory_capacity, tokens_per_s,
-// tokens_per_s_per_sequence, usd_per_million_tokens, step_time and
-// decode_bound by their names; those belong in a std/serving section here.
-//
 // interpreter/measure/ holds none of these: which field each probe fills
 // and is compared with is std/hardware's `measured_fields` record, which
 // cli/catalog.cpp reads (measured_fields below) and hands to measure/.
+#include <array>
+
 namespace napkin::stdlib_names {
 
 // ---- std/hardware --------------------------------------------------------
@@ -60,6 +55,63 @@ inline constexpr const char* ridge_point_fn = "ridge_point";                    
 inline constexpr const char* attainable_performance_fn = "attainable_performance";  // (intensity, peak, bandwidth)
 inline constexpr const char* intensity_bound_fn = "intensity_bound";                // (intensity, peak, bandwidth)
 inline constexpr const char* fraction_of_peak_fn = "fraction_of_peak";              // (achieved, peak)
+
+// ---- std/plans -------------------------------------------------------------
+// What `napkin layout` (analysis/layout_search.cpp) sets in and reads of a
+// training_plan. Tests: cli.layout, check.bench_validation,
+// stdlib.layout_search.
+inline constexpr const char* training_plan = "training_plan";
+// The inputs a layout sets, in this order (recompute_level: 0 none, 1
+// selective, 2 full).
+inline constexpr std::array<const char*, 8> layout_inputs = {"tp",  "pp",         "cp",        "dp", "micro_batch",
+                                                             "vpp", "zero_stage", "recompute_level"};
+// Where the search starts when not told: the plan's own cp, ZeRO stage and
+// recomputation (layout_inputs' 3rd, 7th and 8th).
+inline constexpr const char* plan_cp = layout_inputs[2];
+inline constexpr const char* plan_zero_stage = layout_inputs[6];
+inline constexpr const char* plan_recompute_level = layout_inputs[7];
+// The fields read back for each layout, in this order.
+inline constexpr std::array<const char*, 6> layout_columns = {"layout_ok", "memory_fits", "memory_per_gpu",
+                                                              "step_time", "bubble",      "implied_mfu"};
+// The parts of a step, summing to step_time: why one layout loses to another.
+inline constexpr std::array<const char*, 7> step_parts = {"step_compute", "step_tp",     "step_cp",   "step_ep",
+                                                          "step_pp",      "step_bubble", "dp_exposed"};
+// The plan's validity tests, each a boolean false for one reason
+// (analysis/layout_search.hpp names the reasons).
+inline constexpr std::array<const char*, 7> layout_validity = {"fills_cluster",  "heads_split",  "widths_split",
+                                                               "experts_split",  "tp_fits_domain", "stages_split",
+                                                               "batch_split"};
+// The figures that bound the search, evaluated in the plan's scope.
+inline constexpr const char* plan_gpus = "cluster.gpus";
+inline constexpr const char* plan_gpus_per_domain = "cluster.gpus_per_domain";
+inline constexpr const char* plan_layers = "model.layers";
+inline constexpr const char* plan_global_batch = "global_batch";
+inline constexpr const char* plan_tp_inside_domain = "tp_inside_domain";
+inline constexpr const char* plan_memory_capacity = "memory_capacity";
+
+// ---- std/models, std/serving, std/hf -----------------------------------------
+// `napkin quick` (cli/cmd_quick.cpp) writes one scenario, `serving with
+// { model, gpu, batch, context, prompt, price, mfu }`, over these modules,
+// and lists the catalogs' entries by their base records. Tests: cli,
+// cli.hf_config.
+inline constexpr const char* models_module = "models";
+inline constexpr const char* model_record = "model";        // std/models' base record
+inline constexpr const char* hardware_record = "hardware";  // std/hardware's
+inline constexpr const char* serving_module = "serving";
+inline constexpr const char* serving = "serving";  // the record quick's scenario extends
+inline constexpr const char* serving_model = "model";
+inline constexpr const char* serving_gpu = "gpu";
+inline constexpr const char* serving_batch = "batch";
+inline constexpr const char* serving_context = "context";
+inline constexpr const char* serving_prompt = "prompt";
+inline constexpr const char* serving_price = "price";
+inline constexpr const char* serving_mfu = "mfu";
+// What quick reads back when the set-up does not fit.
+inline constexpr const char* serving_memory_fits = "memory_fits";
+inline constexpr const char* serving_memory_needed = "memory_needed";
+// A model from a Hugging Face config.json (`--config`).
+inline constexpr const char* hf_module = "hf";
+inline constexpr const char* from_hf_config_fn = "from_hf_config";
 
 // ---- std/units -------------------------------------------------------------
 // The module napkin loads before any other (load.cpp): the base dimensions,
