@@ -15,9 +15,10 @@ expect_count() {
     failures=$((failures + 1))
   fi
 }
-# expect_not_in NAME FILE PATTERN: no line of FILE matches PATTERN.
+# expect_not_in NAME FILE PATTERN: FILE is not empty and no line of it
+# matches PATTERN.
 expect_not_in() {
-  if grep -qE -- "$3" "$2"; then
+  if [ ! -s "$2" ] || grep -qE -- "$3" "$2"; then
     echo "FAIL $1: $2 matches $3"
     show_output "$2"
     failures=$((failures + 1))

@@ -62,13 +62,15 @@ expect_match() {
 }
 
 # expect_no_match NAME CODE PATTERN STREAM -- COMMAND...: exits CODE, and
-# nothing in STREAM matches PATTERN.
+# nothing in STREAM matches PATTERN. An empty STREAM fails: a command that
+# printed nothing would pass any such check (use `expect` for "prints
+# nothing").
 expect_no_match() {
   local name=$1 code=$2 pattern=$3 stream=$4
   shift 5
   "$@" >"$tmp/out" 2>"$tmp/err"
   local rc=$?
-  if [ "$rc" -ne "$code" ] || grep -qE -- "$pattern" "$tmp/$stream"; then
+  if [ "$rc" -ne "$code" ] || [ ! -s "$tmp/$stream" ] || grep -qE -- "$pattern" "$tmp/$stream"; then
     echo "FAIL $name: exit $rc (want $code), or $stream matches: $pattern"
     show_output "$tmp/out" "$tmp/err"
     failures=$((failures + 1))
