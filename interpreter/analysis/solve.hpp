@@ -11,10 +11,9 @@
 #include <string>
 
 #include "interpreter/core/interpreter.hpp"
+#include "interpreter/core/solve_goal.hpp"
 
 namespace napkin {
-
-enum class SolveGoal { Equal, Max, Min };
 
 struct SolveSpec {
   std::string record;     // an expression naming the record: "decode", "plan.serving"

@@ -13,6 +13,7 @@
 #include "interpreter/derivation/explain.hpp"
 #include "interpreter/core/interpreter.hpp"
 #include "interpreter/sweep/sweep.hpp"
+#include "interpreter/core/solve_goal.hpp"
 
 namespace napkin {
 
@@ -60,7 +61,7 @@ struct SolveReport {
   std::string qualified;  // "decode.batch": the input it finds
   std::string record;     // "decode"
   std::string input;      // "batch"
-  std::string goal;       // "max", "min" or "equal"
+  SolveGoal goal = SolveGoal::Equal;
   std::string condition;  // as written: "fits", "tokens_per_s == 2000 token/s"
   std::string compared;   // equal: the condition's left side as written ("tokens_per_s")
   bool ok = false;

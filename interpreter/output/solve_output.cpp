@@ -14,14 +14,14 @@ namespace {
 using json = nlohmann::ordered_json;
 
 std::string goal_text(const SolveReport& s) {
-  if (s.goal == "max" || s.goal == "min") return s.goal + " where " + s.condition;
+  if (s.goal != SolveGoal::Equal) return fmt::format("{} where {}", solve_goal_name(s.goal), s.condition);
   return "where " + s.condition;
 }
 
 // What the condition was at one value of the input: "fits is true",
 // "tokens_per_s = 1,833 token/s (== 2,000 token/s)".
 std::string seen_text(const Interpreter& in, const SolveReport& s, const SolveReport::Seen& seen) {
-  if (s.goal == "equal") return fmt::format("{} = {} (== {})", s.compared, in.show(seen.value), in.show(seen.target));
+  if (s.goal == SolveGoal::Equal) return fmt::format("{} = {} (== {})", s.compared, in.show(seen.value), in.show(seen.target));
   return fmt::format("{} is {}", s.condition, in.show(seen.value));
 }
 
@@ -90,7 +90,7 @@ json solve_tree(const Interpreter& in, const SolveReport& s, bool statement) {
   if (statement) j["statement"] = s.statement;
   j["record"] = s.record;
   j["input"] = s.input;
-  j["goal"] = s.goal;
+  j["goal"] = solve_goal_name(s.goal);
   j["condition"] = s.condition;
   if (!s.ok) {
     j["error"] = s.error ? error_json(error_info(*s.error)) : json(nullptr);
@@ -105,7 +105,7 @@ json solve_tree(const Interpreter& in, const SolveReport& s, bool statement) {
   auto seen = [&](const SolveReport::Seen& at) {
     json o;
     o["input"] = value_json(in, at.input);
-    if (s.goal == "equal") {
+    if (s.goal == SolveGoal::Equal) {
       o["lhs"] = value_json(in, at.value);
       o["rhs"] = value_json(in, at.target);
     } else {

@@ -9,7 +9,7 @@ SolveReport solve_report(Interpreter& in, const SolveResult& r, int depth) {
   s.qualified = r.record + "." + r.input;
   s.record = r.record;
   s.input = r.input;
-  s.goal = r.goal == SolveGoal::Max ? "max" : r.goal == SolveGoal::Min ? "min" : "equal";
+  s.goal = r.goal;
   s.condition = r.condition;
   if (r.goal == SolveGoal::Equal) s.compared = std::string(r.condition_expr->items[0]->span.text());
   s.ok = true;
@@ -34,7 +34,7 @@ std::vector<SolveReport> solve_statements(Interpreter& in, Module* m, int depth)
     SolveSpec spec;
     spec.record = st.name;
     spec.input = v.name;
-    spec.goal = st.record_kind == "max" ? SolveGoal::Max : st.record_kind == "min" ? SolveGoal::Min : SolveGoal::Equal;
+    spec.goal = solve_goal_named(st.record_kind);
     spec.condition = std::string(st.value->span.text());
     spec.condition_node = st.value.get();
     if (v.values) {
@@ -51,7 +51,7 @@ std::vector<SolveReport> solve_statements(Interpreter& in, Module* m, int depth)
       found.record = st.name;
       found.input = v.name;
       found.qualified = st.name + "." + v.name;
-      found.goal = st.record_kind == "max" || st.record_kind == "min" ? st.record_kind : "equal";
+      found.goal = spec.goal;
       found.condition = spec.condition;
       found.error = e.diagnostic();
     }
