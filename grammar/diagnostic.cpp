@@ -164,6 +164,12 @@ std::string clip(std::string_view s, std::size_t max) {
   return std::string(s.substr(0, byte_of(s, max - 1))) + "…";
 }
 
+std::string mention(Diagnostic& d, const Span& at, Mention::In in, bool column) {
+  std::string text = column ? at.where() : at.where_line();
+  if (at.valid()) d.mentions.push_back({text, at, column, in, in == Mention::In::note ? d.notes.size() : 0});
+  return text;
+}
+
 void fail(Code code, Span at, std::string message, std::string help) {
   Diagnostic d;
   d.code = code;

@@ -2,6 +2,8 @@
 // Diagnostics are data: a code, a message, labelled spans and help. They are
 // rendered separately (`render`), so tests compare exact text and the CLI
 // decides where it goes.
+#include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -18,13 +20,32 @@ struct Label {
   bool primary = true;
 };
 
+// A place the message, a note or the help names in its words: a document
+// carries it as data beside them, so that a reader who shows places its own
+// way (a notebook's cell[3]:2) replaces `text` without reading the prose.
+struct Mention {
+  enum class In : std::uint8_t { message, note, help };
+  std::string text;  // the words as written: "plan.napkin:12:3", or "plan.napkin:12" without the column
+  Span span;
+  bool column = true;  // `text` names the column too
+  In in = In::message;
+  std::size_t note = 0;  // which note, for In::note
+};
+
 struct Diagnostic {
   Code code = Code::internal;  // every site that reports an error sets its own
   std::string message;
   std::vector<Label> labels;
   std::vector<std::string> notes;  // "note: ..." lines, e.g. a cycle's chain
   std::string help;                // "help: ..." what to write instead
+  std::vector<Mention> mentions;   // each place the words above name (mention())
 };
+
+// `at` as a message, note or help writes it, "file:line:col" (or with
+// `column` false "file:line"), kept in `d.mentions` as said `in` the message,
+// the help, or the note written next (d.notes.size()): every place written
+// into a diagnostic's words goes through here.
+std::string mention(Diagnostic& d, const Span& at, Mention::In in, bool column = true);
 
 // Rendered like a compiler: "file:line:col: error[E0201]: message", then the
 // source line(s) with carets under each label. This file is the only one

@@ -137,8 +137,9 @@ Value Interpreter::call_user(const Function& f, const CallArgs& args, const std:
     }
     return eval(*decl.value, fenv);
   } catch (Error& e) {
-    auto& notes = e.diagnostic().notes;
-    if (notes.size() < 3) notes.push_back(fmt::format("in the call {} at {}", print_expr(*args.call), args.call->span.where()));
+    Diagnostic& d = e.diagnostic();
+    if (d.notes.size() < 3)
+      d.notes.push_back(fmt::format("in the call {} at {}", print_expr(*args.call), mention(d, args.call->span, Mention::In::note)));
     throw;
   }
 }

@@ -254,7 +254,7 @@ void Interpreter::hidden_field(const ast::Expr& e, const Hidden& h) {
   for (auto f = stack_.rbegin(); f != stack_.rend(); ++f)
     if (!f->binding) {
       const Slot& s = f->rec->slots()[f->slot];
-      if (s.decl) formula = fmt::format("the formula of `{}` ({})", s.name, s.decl->name_span.where_line());
+      if (s.decl) formula = fmt::format("the formula of `{}` ({})", s.name, mention(d, s.decl->name_span, Mention::In::message, false));
       break;
     }
   d.code = codes::unknown_name;

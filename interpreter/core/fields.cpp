@@ -164,8 +164,9 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
     st.value = std::move(v);
     st.status = FieldState::Status::Done;
   } catch (Error& e) {
-    auto& notes = e.diagnostic().notes;
-    if (notes.size() < 3) notes.push_back(fmt::format("while computing {} ({})", field_label(), slot.decl->name_span.where_line()));
+    Diagnostic& d = e.diagnostic();
+    if (d.notes.size() < 3)
+      d.notes.push_back(fmt::format("while computing {} ({})", field_label(), mention(d, slot.decl->name_span, Mention::In::note, false)));
     remember_failure(st);
   } catch (...) {
     remember_failure(st);

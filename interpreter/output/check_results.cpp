@@ -123,6 +123,7 @@ void keep_out_of(ErrorInfo& e, const Disclosure& d) {
   if (!inside) return;
   e.labels.clear();
   e.notes.clear();
+  std::erase_if(e.mentions, [](const MentionInfo& m) { return m.in == "note"; });  // gone with the notes
   e.rendered = e.file.empty() ? fmt::format("{}: {}\n", error_tag(e.code), e.message)
                               : fmt::format("{}:{}:{}: {}: {}\n", e.file, e.line, e.column, error_tag(e.code), e.message);
 }

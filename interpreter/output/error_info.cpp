@@ -49,6 +49,11 @@ ErrorInfo error_info(const Diagnostic& d) {
   }
   e.notes = d.notes;
   e.help = d.help;
+  for (const auto& m : d.mentions) {
+    const auto [line, column] = m.span.file->line_col(m.span.begin);
+    const char* in = m.in == Mention::In::note ? "note" : m.in == Mention::In::help ? "help" : "message";
+    e.mentions.push_back({m.text, in, m.note, m.span.file->name, line, m.column ? column : 0});
+  }
   e.rendered = render(d);
   return e;
 }
@@ -68,6 +73,11 @@ nlohmann::ordered_json error_json(const ErrorInfo& e) {
   j["labels"] = std::move(labels);
   j["notes"] = e.notes;
   j["help"] = e.help;
+  nlohmann::ordered_json mentions = nlohmann::ordered_json::array();
+  for (const auto& m : e.mentions)
+    mentions.push_back({{"text", m.text}, {"in", m.in}, {"index", m.index}, {"file", m.file}, {"line", m.line},
+                        {"column", m.column}});
+  j["mentions"] = std::move(mentions);
   return j;
 }
 

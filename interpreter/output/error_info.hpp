@@ -24,6 +24,16 @@ struct LabelInfo {
   bool primary = false;
 };
 
+// A place the words of an error name (Mention): the words, and where they point.
+struct MentionInfo {
+  std::string text;  // "plan.napkin:12:3", as it stands in the message, a note or the help
+  std::string in;    // "message", "note" or "help"
+  std::size_t index = 0;  // which note, from 0 (0 for the message and the help)
+  std::string file;
+  int line = 0;
+  int column = 0;  // 0 where `text` names only the line
+};
+
 struct ErrorInfo {
   std::string code;  // "E0100"
   std::string message;
@@ -33,6 +43,7 @@ struct ErrorInfo {
   std::vector<LabelInfo> labels;     // every label with a place, in the diagnostic's order
   std::vector<std::string> notes;
   std::string help;
+  std::vector<MentionInfo> mentions;  // the places the message, notes and help name, in the order written
   std::string rendered;  // as the terminal shows it
 };
 
@@ -41,9 +52,10 @@ struct ErrorInfo {
 ErrorInfo error_info(const Diagnostic& d);
 
 // {"code", "message", "file", "line", "column", "end_line", "end_column",
-// "labels", "notes", "help"}: lines and columns count from 1, and are 0
-// (with file "") for an error that has no place; each label is {"message",
-// "primary", "file", "line", "column", "end_line", "end_column"}.
+// "labels", "notes", "help", "mentions"}: lines and columns count from 1,
+// and are 0 (with file "") for an error that has no place; each label is
+// {"message", "primary", "file", "line", "column", "end_line", "end_column"},
+// each mention {"text", "in", "index", "file", "line", "column"}.
 nlohmann::ordered_json error_json(const ErrorInfo& e);
 
 // The error on one line, as a document shows it in place of a value:

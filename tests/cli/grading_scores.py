@@ -113,7 +113,7 @@ for label, args, expect, status in CASES:
     for c in checks:
         if c["status"] == "errored":
             same(f"{label}.json.error_object", sorted(c["error"].keys()),
-                 ["code", "column", "end_column", "end_line", "file", "help", "labels", "line", "message", "notes"])
+                 ["code", "column", "end_column", "end_line", "file", "help", "labels", "line", "mentions", "message", "notes"])
 
     # Gradescope: score, max_score, and one test per check.
     rc, out, err = run(*args, "--format", "gradescope")

@@ -192,6 +192,35 @@ with tempfile.TemporaryDirectory() as d:
     expect("diagnostic.help", err.get("help") == "both sides of `+` must have the same dimension" and err.get("notes") == [])
     # The value that failed carries the same object.
     expect("diagnostic.value", json.loads(done.stdout)["values"]["b"]["error"] == err)
+    expect("diagnostic.no_mentions", err.get("mentions") == [])
+
+# The places an error's words name, as data: the note of a call (line 4,
+# `f(a)` at column 7) names line and column, the note of the field being
+# computed (s.b, line 4) names only the line, the words "rates.napkin:4"
+# being a prefix of "rates.napkin:4:7". A message that names the formula it
+# is about (`b`, line 5 of a block that `more` extends) does too.
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "rates.napkin")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("fn f(x) = x / 0\nscenario s {\n  a = 2\n  b = f(a)\n  c = a + missing\n}\n"
+                "scenario more extends s {\n  missing = 1\n}\n")
+    done = run("run", path, "--format", "json")
+    errors = json.loads(done.stdout)["errors"]
+    call = next(e for e in errors if e["code"] == "E0400")
+    expect("mentions.call_note", call["notes"] == [f"in the call f(a) at {path}:4:7", f"while computing s.b ({path}:4)"])
+    expect("mentions.call", call.get("mentions") == [
+        {"text": f"{path}:4:7", "in": "note", "index": 0, "file": path, "line": 4, "column": 7},
+        {"text": f"{path}:4", "in": "note", "index": 1, "file": path, "line": 4, "column": 0}])
+    hidden = next(e for e in errors if e["message"].startswith("unknown name `missing`: "))
+    expect("mentions.message", hidden["message"] == f"unknown name `missing`: the formula of `c` ({path}:5) was written "
+           "in a block that has no field `missing`")
+    expect("mentions.message_place", [m for m in hidden["mentions"] if m["in"] == "message"] == [
+        {"text": f"{path}:5", "in": "message", "index": 0, "file": path, "line": 5, "column": 0}])
+    # Each mention's words are where it says they are.
+    for e in errors:
+        for m in e["mentions"]:
+            words = e["notes"][m["index"]] if m["in"] == "note" else e[m["in"]]
+            expect("mentions.words_in_place", m["text"] in words)
 
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)
