@@ -2,6 +2,7 @@
 
 #include "interpreter/core/samples.hpp"
 
+#include "error_info.hpp"
 #include "output.hpp"
 #include "report_tree.hpp"
 #include "value_json.hpp"
@@ -49,6 +50,10 @@ std::string report_json(const Interpreter& in, const Report& r) {
 }
 
 std::string unloaded_report_json(const Diagnostic& d) { return json_document(unloaded_report_tree(d)); }
+
+std::string explain_failed_json(const Diagnostic& d) {
+  return json_document(nlohmann::ordered_json{{"errors", nlohmann::ordered_json::array({error_json(error_info(d))})}});
+}
 
 std::string explain_json(const ExplainNode& root) {
   return explain_tree(root, /*places=*/true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -221,6 +221,13 @@ with tempfile.TemporaryDirectory() as d:
         for m in e["mentions"]:
             words = e["notes"][m["index"]] if m["in"] == "note" else e[m["in"]]
             expect("mentions.words_in_place", m["text"] in words)
+    # explain has no tree to write for s.b: its JSON is the error, as data, mentions and all.
+    done = run("explain", path, "s.b", "--format", "json")
+    failed = json.loads(done.stdout) if done.stdout.strip() else {}
+    expect("explain_failed.document", done.returncode == 2 and list(failed) == ["errors"]
+           and [e["code"] for e in failed["errors"]] == ["E0400"])
+    expect("explain_failed.mentions", failed.get("errors") and failed["errors"][0]["mentions"] == call["mentions"])
+    expect("explain_failed.stderr", done.stderr.startswith(f"{path}:1:15: error[E0400]: division by zero\n"))
 
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)
