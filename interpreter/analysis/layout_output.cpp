@@ -32,20 +32,22 @@ std::string count(double x) { return fmt::format("{}", static_cast<long long>(x)
 // What each recomputation level is called (std/activations' modes).
 const char* recompute_name(double level) { return level == 0 ? "none" : level == 2 ? "full" : "selective"; }
 
-std::string degrees(const LayoutRow& r) {
-  return fmt::format("tp {} · pp {} · vpp {} · cp {} · dp {} · micro_batch {} · zero {} · recompute {}", count(r.tp),
-                     count(r.pp), count(r.vpp), count(r.cp), count(r.dp), count(r.micro_batch), count(r.zero_stage),
-                     recompute_name(r.recompute));
+// A layout by its degrees; ep only where the search has it (a mixture of
+// experts, or ep named).
+std::string degrees(const LayoutResult& res, const LayoutRow& r) {
+  return fmt::format("tp {} · pp {} · vpp {} · cp {}{} · dp {} · micro_batch {} · zero {} · recompute {}", count(r.tp),
+                     count(r.pp), count(r.vpp), count(r.cp), res.expert_parallel ? " · ep " + count(r.ep) : "",
+                     count(r.dp), count(r.micro_batch), count(r.zero_stage), recompute_name(r.recompute));
 }
 
 bool same_layout(const LayoutRow& a, const LayoutRow& b) {
   return a.tp == b.tp && a.pp == b.pp && a.cp == b.cp && a.dp == b.dp && a.micro_batch == b.micro_batch &&
-         a.vpp == b.vpp && a.zero_stage == b.zero_stage && a.recompute == b.recompute;
+         a.vpp == b.vpp && a.zero_stage == b.zero_stage && a.recompute == b.recompute && a.ep == b.ep;
 }
 
 std::string best_text(const Interpreter& in, const LayoutResult& r) {
   if (r.ranked.empty()) return "no layout fits";
-  return fmt::format("{} ({})", degrees(r.ranked[0]), shown(in, r.time_like, r.ranked[0].step_time));
+  return fmt::format("{} ({})", degrees(r, r.ranked[0]), shown(in, r.time_like, r.ranked[0].step_time));
 }
 
 std::string signed_time(const Interpreter& in, const Value& like, double d) {
@@ -87,7 +89,7 @@ std::string not_chosen_line(const Interpreter& in, const LayoutResult& r) {
   if (!r.fastest_not_fitting) return {};
   const LayoutRow& f = *r.fastest_not_fitting;
   return fmt::format("not chosen: {} would take {}, faster than any layout that fits, but needs {} per GPU, over {}",
-                     degrees(f), shown(in, r.time_like, f.step_time), shown(in, r.memory_like, f.memory),
+                     degrees(r, f), shown(in, r.time_like, f.step_time), shown(in, r.memory_like, f.memory),
                      in.show(r.capacity_value));
 }
 
@@ -98,21 +100,36 @@ std::vector<std::string> dropped_lines(const LayoutResult& r) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < kValidity.size(); ++i)
     if (r.invalid_by[i] > 0)
-      out.push_back(fmt::format("{} {} (e.g. {})", r.invalid_by[i], kValidityNames[i], degrees(*r.invalid_example[i])));
+      out.push_back(fmt::format("{} {} (e.g. {})", r.invalid_by[i], kValidityNames[i], degrees(r, *r.invalid_example[i])));
   return out;
 }
 
+// A table's cells: ep after cp only where the search has it.
 std::vector<std::string> row_cells(const Interpreter& in, const LayoutResult& res, const LayoutRow& r,
                                    std::size_t rank) {
-  return {count(rank), count(r.tp), count(r.pp), count(r.vpp), count(r.cp), count(r.dp), count(r.micro_batch),
-          count(r.zero_stage), recompute_name(r.recompute), shown(in, res.time_like, r.step_time),
-          shown(in, res.memory_like, r.memory),
-          shown(in, res.bubble_like, r.bubble), shown(in, res.mfu_like, r.mfu)};
+  std::vector<std::string> cells = {count(rank),
+                                    count(r.tp),
+                                    count(r.pp),
+                                    count(r.vpp),
+                                    count(r.cp),
+                                    count(r.dp),
+                                    count(r.micro_batch),
+                                    count(r.zero_stage),
+                                    recompute_name(r.recompute),
+                                    shown(in, res.time_like, r.step_time),
+                                    shown(in, res.memory_like, r.memory),
+                                    shown(in, res.bubble_like, r.bubble),
+                                    shown(in, res.mfu_like, r.mfu)};
+  if (res.expert_parallel) cells.insert(cells.begin() + 5, count(r.ep));
+  return cells;
 }
 
-const std::vector<std::string> kHeads = {"#",         "tp",        "pp",             "vpp",    "cp",
-                                         "dp",        "micro_batch", "zero",         "recompute", "step_time",
-                                         "memory_per_gpu", "bubble", "implied_mfu"};
+std::vector<std::string> heads(const LayoutResult& res) {
+  std::vector<std::string> h = {"#",  "tp",          "pp",   "vpp",       "cp",        "dp",          "micro_batch",
+                                "zero", "recompute", "step_time", "memory_per_gpu", "bubble", "implied_mfu"};
+  if (res.expert_parallel) h.insert(h.begin() + 5, "ep");
+  return h;
+}
 
 // Terminal width of a UTF-8 string: its code points.
 std::size_t width(const std::string& s) {
@@ -130,9 +147,9 @@ std::string layout_text(const Interpreter& in, const LayoutResult& r, std::size_
     if (auto line = not_chosen_line(in, r); !line.empty()) s += line + "\n";
     return s;
   }
-  std::vector<std::vector<std::string>> rows = {kHeads};
+  std::vector<std::vector<std::string>> rows = {heads(r)};
   for (std::size_t i = 0; i < n; ++i) rows.push_back(row_cells(in, r, r.ranked[i], i + 1));
-  std::vector<std::size_t> w(kHeads.size(), 0);
+  std::vector<std::size_t> w(rows[0].size(), 0);
   for (const auto& row : rows)
     for (std::size_t j = 0; j < row.size(); ++j) w[j] = std::max(w[j], width(row[j]));
   s += "\n";
@@ -144,9 +161,9 @@ std::string layout_text(const Interpreter& in, const LayoutResult& r, std::size_
   if (auto line = not_chosen_line(in, r); !line.empty()) s += "\n" + line + "\n";
   if (n > 1) {
     const LayoutRow& best = r.ranked[0];
-    s += fmt::format("\nwhy each loses to #1 ({}, {}):\n", degrees(best), shown(in, r.time_like, best.step_time));
+    s += fmt::format("\nwhy each loses to #1 ({}, {}):\n", degrees(r, best), shown(in, r.time_like, best.step_time));
     for (std::size_t i = 1; i < n; ++i)
-      s += fmt::format("  #{} {}: {}\n", i + 1, degrees(r.ranked[i]), why_text(in, r, r.ranked[i], best));
+      s += fmt::format("  #{} {}: {}\n", i + 1, degrees(r, r.ranked[i]), why_text(in, r, r.ranked[i], best));
   }
   return s;
 }
@@ -159,9 +176,9 @@ std::string layout_markdown(const Interpreter& in, const LayoutResult& r, std::s
   if (n == 0) s += "No layout fits.\n";
   if (n > 0) {
     s += "|";
-    for (const auto& h : kHeads) s += " " + h + " |";
+    for (const auto& h : heads(r)) s += " " + h + " |";
     s += "\n|";
-    for (std::size_t j = 0; j < kHeads.size(); ++j) s += "---:|";
+    for (std::size_t j = 0; j < heads(r).size(); ++j) s += "---:|";
     s += "\n";
     for (std::size_t i = 0; i < n; ++i) {
       s += "|";
@@ -171,10 +188,10 @@ std::string layout_markdown(const Interpreter& in, const LayoutResult& r, std::s
   }
   if (auto line = not_chosen_line(in, r); !line.empty()) s += "\n" + line + "\n";
   if (n > 1) {
-    s += fmt::format("\nWhy each loses to #1 ({}, {}):\n\n", degrees(r.ranked[0]),
+    s += fmt::format("\nWhy each loses to #1 ({}, {}):\n\n", degrees(r, r.ranked[0]),
                      shown(in, r.time_like, r.ranked[0].step_time));
     for (std::size_t i = 1; i < n; ++i)
-      s += fmt::format("- #{} {}: {}\n", i + 1, degrees(r.ranked[i]), why_text(in, r, r.ranked[i], r.ranked[0]));
+      s += fmt::format("- #{} {}: {}\n", i + 1, degrees(r, r.ranked[i]), why_text(in, r, r.ranked[i], r.ranked[0]));
   }
   return s;
 }
@@ -183,7 +200,9 @@ std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_
   using nlohmann::ordered_json;
   auto row = [&](const LayoutRow& x) {
     ordered_json j;
-    j["tp"] = x.tp, j["pp"] = x.pp, j["vpp"] = x.vpp, j["cp"] = x.cp, j["dp"] = x.dp, j["micro_batch"] = x.micro_batch;
+    j["tp"] = x.tp, j["pp"] = x.pp, j["vpp"] = x.vpp, j["cp"] = x.cp;
+    if (r.expert_parallel) j["ep"] = x.ep;
+    j["dp"] = x.dp, j["micro_batch"] = x.micro_batch;
     j["zero_stage"] = x.zero_stage;
     j["recompute"] = recompute_name(x.recompute);
     j["step_time"] = {{"si", x.step_time}, {"display", shown(in, r.time_like, x.step_time)}};
@@ -231,7 +250,7 @@ std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_
 
 std::string layout_change_text(const Interpreter& in, const LayoutResult& r, const LayoutResult& other) {
   if (!r.ranked.empty() && !other.ranked.empty() && same_layout(r.ranked[0], other.ranked[0]))
-    return fmt::format("against {}: the best layout stays {} ({} → {})", other.record, degrees(r.ranked[0]),
+    return fmt::format("against {}: the best layout stays {} ({} → {})", other.record, degrees(r, r.ranked[0]),
                        shown(in, r.time_like, r.ranked[0].step_time),
                        shown(in, other.time_like, other.ranked[0].step_time));
   return fmt::format("against {}: the best layout changes: {} → {}", other.record, best_text(in, r),

@@ -76,7 +76,7 @@ struct Plan {
   Record* base = nullptr;
   std::vector<std::size_t> inputs, columns;
   std::size_t validity_at = kColumns.size() + kStepParts.size();
-  double layers = 0, batch = 0;
+  double layers = 0, batch = 0, experts = 1;
   bool tp_inside = true;
 };
 
@@ -99,6 +99,7 @@ Plan read_plan(Interpreter& in, Module* m, const LayoutSpec& spec, LayoutResult&
   out.capacity = number(out.capacity_value);
   p.layers = number_in(in, m, p.base, stdlib_names::plan_layers, out.record);
   p.batch = number_in(in, m, p.base, stdlib_names::plan_global_batch, out.record);
+  p.experts = number_in(in, m, p.base, stdlib_names::plan_experts, out.record);
   p.tp_inside = number_in(in, m, p.base, stdlib_names::plan_tp_inside_domain, out.record) != 0;
   if (!(out.gpus >= 1 && whole(out.gpus) && out.gpus <= 1e6))
     usage(fmt::format("{}.cluster.gpus is {}; napkin layout needs a whole number of GPUs up to 1,000,000", out.record,
@@ -108,9 +109,10 @@ Plan read_plan(Interpreter& in, Module* m, const LayoutSpec& spec, LayoutResult&
 
 // The candidates: what the options name, else every divisor that can be a
 // layout (tp inside a domain unless the plan allows otherwise, pp up to
-// the layers: uneven stages are the plan's to accept or refuse).
+// the layers: uneven stages are the plan's to accept or refuse; for a
+// mixture of experts, every ep that divides both the experts and dp·cp).
 std::vector<Candidate> candidates(Interpreter& in, Module* m, const LayoutSpec& spec, const Plan& plan,
-                                  const LayoutResult& out) {
+                                  LayoutResult& out) {
   const std::vector<double> all = divisors(out.gpus);
   std::vector<double> tps = spec.tp, pps = spec.pp, cps = spec.cp, mbs = spec.micro_batch, vpps = spec.vpp,
                       zeros = spec.zero_stage, recomputes = spec.recompute;
@@ -125,6 +127,13 @@ std::vector<Candidate> candidates(Interpreter& in, Module* m, const LayoutSpec& 
   if (vpps.empty()) vpps = {1, 2, 3, 4, 6, 8};
   if (zeros.empty()) zeros = {number_in(in, m, plan.base, stdlib_names::plan_zero_stage, out.record)};
   if (recomputes.empty()) recomputes = {number_in(in, m, plan.base, stdlib_names::plan_recompute_level, out.record)};
+  std::vector<double> eps = spec.ep;
+  const bool every_ep = eps.empty() && plan.experts > 1;
+  if (every_ep)
+    for (double d : all)
+      if (whole(plan.experts / d)) eps.push_back(d);
+  if (eps.empty()) eps = {number_in(in, m, plan.base, stdlib_names::plan_ep, out.record)};
+  out.expert_parallel = plan.experts > 1 || eps.size() > 1 || eps[0] != 1;
   std::vector<Candidate> cands;
   for (double tp : tps)
     for (double pp : pps)
@@ -138,12 +147,18 @@ std::vector<Candidate> candidates(Interpreter& in, Module* m, const LayoutSpec& 
             // same layout again.
             if (v > 1 && pp == 1) continue;
             for (double z : zeros)
-              for (double rc : recomputes) {
-                if (cands.size() == kMaxLayouts)
-                  usage(fmt::format("more than {} layouts of {} GPUs to try", kMaxLayouts, out.gpus),
-                        "name fewer degrees with --tp, --pp, --cp, --vpp, --zero, --recompute and --micro-batch");
-                cands.push_back({{tp, pp, cp, dp, mb, v, z, rc}});
-              }
+              for (double rc : recomputes)
+                for (double ep : eps) {
+                  // An ep tried by default that does not divide dp·cp is no
+                  // layout; one the command line names is priced and
+                  // reported as not valid.
+                  if (every_ep && !whole(dp * cp / ep)) continue;
+                  if (cands.size() == kMaxLayouts)
+                    usage(fmt::format("more than {} layouts of {} GPUs to try", kMaxLayouts, out.gpus),
+                          "name fewer degrees with --tp, --pp, --cp, --ep, --vpp, --zero, --recompute and "
+                          "--micro-batch");
+                  cands.push_back({{tp, pp, cp, dp, mb, v, z, rc, ep}});
+                }
           }
         }
       }
@@ -234,7 +249,7 @@ void rank(const std::vector<Candidate>& cands, const std::vector<std::vector<dou
     LayoutRow r;
     r.tp = cands[p].x[0], r.pp = cands[p].x[1], r.cp = cands[p].x[2], r.dp = cands[p].x[3];
     r.micro_batch = cands[p].x[4], r.vpp = cands[p].x[5], r.zero_stage = cands[p].x[6];
-    r.recompute = cands[p].x[7];
+    r.recompute = cands[p].x[7], r.ep = cands[p].x[8];
     r.ok = cols[0][p] != 0;
     for (std::size_t i = 0; i < kValidity.size(); ++i) r.ok = r.ok && cols[validity_at + i][p] != 0;
     r.fits = cols[1][p] != 0;

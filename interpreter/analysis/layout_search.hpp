@@ -25,7 +25,7 @@ namespace napkin {
 
 struct LayoutSpec {
   std::string record;                        // the plan: "plan"
-  std::vector<double> tp, pp, cp, micro_batch, vpp, zero_stage, recompute;  // the values to try (recompute: 0 none, 1 selective, 2 full); empty: the defaults above
+  std::vector<double> tp, pp, cp, micro_batch, vpp, zero_stage, recompute, ep;  // the values to try (recompute: 0 none, 1 selective, 2 full); empty: the defaults above
   bool compile = true;                       // false: the tree walker at every point (tests compare the two)
 };
 
@@ -46,7 +46,7 @@ inline constexpr std::array<const char*, kValidity.size()> kValidityNames = {
     "the batch does not split into micro-batches"};
 
 struct LayoutRow {
-  double tp = 1, pp = 1, cp = 1, dp = 1, micro_batch = 1, vpp = 1, zero_stage = 1, recompute = 1;
+  double tp = 1, pp = 1, cp = 1, dp = 1, micro_batch = 1, vpp = 1, zero_stage = 1, recompute = 1, ep = 1;
   bool ok = false, fits = false;
   double step_time = 0, memory = 0, bubble = 0, mfu = 0;
   std::array<double, kStepParts.size()> parts{};
@@ -54,6 +54,7 @@ struct LayoutRow {
 };
 
 struct LayoutResult {
+  bool expert_parallel = false;  // a mixture of experts, or ep named: ep is a degree of the layout and shown
   std::string record;
   double gpus = 0, gpus_per_domain = 0, capacity = 0;
   std::size_t tried = 0;        // candidates evaluated

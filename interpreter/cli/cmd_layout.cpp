@@ -47,6 +47,7 @@ Result cmd_layout(const LayoutArgs& a, const Common& c) {
     spec.tp = values_to_try("--tp", a.tp);
     spec.pp = values_to_try("--pp", a.pp);
     spec.cp = values_to_try("--cp", a.cp);
+    spec.ep = values_to_try("--ep", a.ep);
     spec.micro_batch = values_to_try("--micro-batch", a.micro_batch);
     spec.vpp = values_to_try("--vpp", a.vpp);
     spec.zero_stage = values_to_try("--zero", a.zero_stage, 0, 3);

@@ -410,6 +410,7 @@ void declare_layout(CLI::App& app, State& st) {
   layout_cmd->add_option("--tp", st.layout.tp, "tensor-parallel degrees to try, e.g. 4,8 (default: every divisor inside a domain)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--pp", st.layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--cp", st.layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--ep", st.layout.ep, "expert-parallel degrees to try (default: for a mixture of experts, every divisor of the experts and dp·cp; else the plan's ep)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--micro-batch", st.layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8,16)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--vpp", st.layout.vpp, "virtual stages per GPU to try (default 1,2,3,4,6,8)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--zero", st.layout.zero_stage, "ZeRO stages to try, 0 to 3 (default: the plan's)")->delimiter(',')->type_name("N");

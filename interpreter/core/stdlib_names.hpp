@@ -62,14 +62,15 @@ inline constexpr const char* fraction_of_peak_fn = "fraction_of_peak";          
 // stdlib.layout_search.
 inline constexpr const char* training_plan = "training_plan";
 // The inputs a layout sets, in this order (recompute_level: 0 none, 1
-// selective, 2 full).
-inline constexpr std::array<const char*, 8> layout_inputs = {"tp",  "pp",         "cp",        "dp", "micro_batch",
-                                                             "vpp", "zero_stage", "recompute_level"};
+// selective, 2 full; ep: expert-parallel GPUs, carved out of dp·cp).
+inline constexpr std::array<const char*, 9> layout_inputs = {"tp",  "pp",         "cp",        "dp", "micro_batch",
+                                                             "vpp", "zero_stage", "recompute_level", "ep"};
 // Where the search starts when not told: the plan's own cp, ZeRO stage and
 // recomputation (layout_inputs' 3rd, 7th and 8th).
 inline constexpr const char* plan_cp = layout_inputs[2];
 inline constexpr const char* plan_zero_stage = layout_inputs[6];
 inline constexpr const char* plan_recompute_level = layout_inputs[7];
+inline constexpr const char* plan_ep = layout_inputs[8];
 // The fields read back for each layout, in this order.
 inline constexpr std::array<const char*, 6> layout_columns = {"layout_ok", "memory_fits", "memory_per_gpu",
                                                               "step_time", "bubble",      "implied_mfu"};
@@ -85,6 +86,7 @@ inline constexpr std::array<const char*, 7> layout_validity = {"fills_cluster", 
 inline constexpr const char* plan_gpus = "cluster.gpus";
 inline constexpr const char* plan_gpus_per_domain = "cluster.gpus_per_domain";
 inline constexpr const char* plan_layers = "model.layers";
+inline constexpr const char* plan_experts = "model.experts";  // above 1: a mixture of experts, ep searched
 inline constexpr const char* plan_global_batch = "global_batch";
 inline constexpr const char* plan_tp_inside_domain = "tp_inside_domain";
 inline constexpr const char* plan_memory_capacity = "memory_capacity";

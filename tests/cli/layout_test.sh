@@ -93,4 +93,17 @@ NAPKIN
 expect_match layout.fractional_domain 2 "^$tmp/bad.napkin:3:51: error\\[E0203\\]: \`half.gpus_per_domain\` must be a whole number of GPUs, at least 1, but it is 2\\.5$" err -- "$napkin" layout "$tmp/bad.napkin" plan
 expect_match layout.negative_bandwidth 2 "^$tmp/bad.napkin:7:91: error\\[E0203\\]: .*scale_out_bandwidth\` must be a bandwidth above 0 B/s" err -- "$napkin" layout "$tmp/bad.napkin" slow
 expect_match layout.negative_efficiency 2 "^$tmp/bad.napkin:8:93: error\\[E0203\\]: \`lossy.compute_efficiency\` must be above 0% and at most 100%, but it is -0\\.4$" err -- "$napkin" layout "$tmp/bad.napkin" lossy
+# Expert parallelism is a degree of the search for a mixture of experts:
+# DeepSeek-V3 on 2,048 H800s (bench/validation/held_back.napkin, its
+# published pp 16 with 4 layers on the first stage and 1 on the last)
+# ranks its published ep 64 · dp 128 first, and the table and each line
+# carry ep. A dense plan shows no ep unless --ep names one, and an ep the
+# model cannot split into is reported as not valid.
+held=bench/validation/held_back.napkin
+expect_match layout.moe.first 0 '^  1  1 16   1  1  64 128           1    1 selective ' out -- "$napkin" layout "$held" deepseek
+expect_in layout.moe.head "$tmp/out" '^  # tp pp vpp cp  ep  dp micro_batch zero '
+expect_in layout.moe.degrees "$tmp/out" '^why each loses to #1 \(tp 1 · pp 16 · vpp 1 · cp 1 · ep 64 · dp 128 · micro_batch 1 '
+expect_match layout.moe.json 0 '"ep": 64' out -- "$napkin" layout "$held" deepseek --format json
+expect_no_match layout.dense.no_ep 0 ' ep ' out -- "$napkin" layout "$f" plan "${two[@]}"
+expect_match layout.dense.ep_named 0 '^  not valid: 1 ep does not divide the experts or dp·cp \(e\.g\. tp 8 · pp 4 · vpp 1 · cp 1 · ep 2 · dp 16 ' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --vpp 1 --ep 1,2
 finish
