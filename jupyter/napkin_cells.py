@@ -1,10 +1,8 @@
 """The notebook's file: its cells in the order they were first run, and the
 translation of napkin's places back into the cells' own line numbers
 (cell[3]:2:5): a diagnostic's from its data (line, column and end, as
-`napkin run --format json` gives them), never from its rendered text."""
-import re
-
-MAGIC = re.compile(r"^%")
+`napkin run --format json` gives them, and each place its words name as a
+mention), never from its rendered text."""
 
 
 class Cell:
@@ -22,7 +20,7 @@ def split_cell(code):
     """(napkin source with the magic lines blanked, [magic lines without the %])."""
     source, magics = [], []
     for line in code.splitlines():
-        if MAGIC.match(line):
+        if line.startswith("%"):
             magics.append(line[1:].strip())
             source.append("")
         else:
@@ -66,13 +64,11 @@ class FileText:
 class Translator:
     """napkin's places about the file, in the cells' terms. Diagnostics are
     laid out from the run's data (`napkin run --format json`: each error's
-    code, message, labels with line and column, notes and help), as the
-    terminal lays them out, with cell line numbers."""
+    code, message, labels with line and column, notes, help, and the places
+    its words name), as the terminal lays them out, with cell line numbers."""
 
     def __init__(self, file_text, names):
         self.file = file_text
-        alternatives = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True))
-        self.place = re.compile(r"(?:%s):(\d+)(?::(\d+))?" % alternatives)
         self.names = names
         self.lines = file_text.text.split("\n")
 
@@ -83,43 +79,66 @@ class Translator:
         cell, local = where
         return "%s:%d" % (cell.name, local) + (":%d" % col if col else "")
 
-    def places(self, text):
-        """A command's text report (not a diagnostic) with its places FILE:LINE[:COL] in cell terms."""
-        def sub(m):
-            return self.place_text(int(m.group(1)), int(m.group(2)) if m.group(2) else None)
-        text = self.place.sub(sub, text)
-        for n in self.names:
-            text = text.replace(n, "the notebook")
-        return text
+    def words(self, e, part, index=0):
+        """The error's message, help or note number INDEX (`part`), each place
+        its words name (the error's `mentions`, as data) in cell terms."""
+        text = e["notes"][index] if part == "note" else e.get(part, "")
+        mentions = sorted((m for m in e.get("mentions", [])
+                           if m.get("in") == part and (part != "note" or m.get("index") == index)),
+                          key=lambda m: len(m["text"]), reverse=True)
+        out, i = [], 0
+        while i < len(text):
+            # The longest words first: `f.napkin:4` is the start of `f.napkin:4:7`.
+            m = next((m for m in mentions if m["text"] and text.startswith(m["text"], i)), None)
+            if m is None:
+                out.append(text[i])
+                i += 1
+            else:
+                out.append(self.where(m))
+                i += len(m["text"])
+        return "".join(out)
 
     def ours(self, p):
         """True if the place (an error's or a label's, as data) is in the notebook's file."""
         return bool(p.get("file")) and p["file"] in self.names
 
     def where(self, p):
-        """A place of the data as the cells name it: cell[N]:L:C, or the other file's FILE:L:C."""
+        """A place of the data as the cells name it: cell[N]:L:C, or the other file's FILE:L:C
+        (without the column where it is 0: a mention that names only the line)."""
         if not p.get("file"):
             return ""
         if self.ours(p):
-            return self.place_text(p["line"], p["column"])
-        return "%s:%d:%d" % (p["file"], p["line"], p["column"])
+            return self.place_text(p["line"], p.get("column"))
+        return "%s:%d" % (p["file"], p["line"]) + (":%d" % p["column"] if p.get("column") else "")
+
+    def shown(self, document, skip=("E0500",)):
+        """The errors of a JSON document a cell shows; failed checks (E0500) are
+        left out: a cell shows its own checks, with their derivations, beside its values."""
+        errors = document.get("errors", []) if isinstance(document, dict) else []
+        return [e for e in errors if isinstance(e, dict) and e.get("code") not in skip]
 
     def errors(self, document, skip=("E0500",)):
-        """Every error of a run's JSON document laid out in cell terms; failed
-        checks (E0500) are left out: a cell shows its own checks, with their
-        derivations, beside its values."""
-        out = []
-        for e in (document or {}).get("errors", []):
-            if e.get("code") not in skip:
-                out.extend(self.error(e))
+        """Every error of a JSON document (run's, or a failed explain's) laid out in cell terms."""
+        out = [line for e in self.shown(document, skip) for line in self.error(e)]
         return "\n".join(out) + ("\n" if out else "")
+
+    def unchanged(self, text):
+        """What napkin wrote where it gives no document to lay out (a command
+        without --format json): its own words, not rewritten, and the notebook's
+        file, where they name it, explained once."""
+        text = text.rstrip("\n")
+        named = next((n for n in self.names if n in text), None)
+        if named:
+            text += ("\n(%s is the notebook's file: the cells run so far, in order, each after a "
+                     "`# cell[N]` line; %%file shows it)" % named)
+        return text
 
     def error(self, e):
         """One error as the terminal lays it out: its place and headline, each
         label under its source line (numbered in its cell; another cell's line
         after `--> cell[K]:L:C`), notes, help."""
         head = self.where(e)
-        lines = ["%s%s: %s" % (head + ": " if head else "", "error[%s]" % e["code"], self.places(e["message"]))]
+        lines = ["%s%s: %s" % (head + ": " if head else "", "error[%s]" % e["code"], self.words(e, "message"))]
         labels = sorted((l for l in e.get("labels", []) if l.get("file")),
                         key=lambda l: (l["file"], l["line"], l["column"]))
         shown = [self.file.locate(l["line"])[1] if self.ours(l) and self.file.locate(l["line"]) else l["line"]
@@ -134,7 +153,7 @@ class Translator:
                 last_file, current, last_line = l["file"], cell, None
             if not self.ours(l):  # another file's text is not the notebook's to show
                 if l.get("message"):
-                    lines.append("%s = %s" % (" " * width, self.places(l["message"])))
+                    lines.append("%s = %s" % (" " * width, l["message"]))
                 continue
             text = self.lines[l["line"] - 1] if 0 < l["line"] <= len(self.lines) else ""
             if l["line"] != last_line:
@@ -145,9 +164,9 @@ class Translator:
             end = len(text.encode("utf-8")[:l["end_column"] - 1].decode("utf-8", "ignore")) \
                 if l.get("end_line") == l["line"] else len(text)
             mark = ("^" if l.get("primary") else "-") * max(1, end - start)
-            lines.append(("%s | %s%s %s" % (" " * width, " " * start, mark, self.places(l.get("message", "")))).rstrip())
-        for n in e.get("notes", []):
-            lines.append("%s = note: %s" % (" " * width, self.places(n)))
+            lines.append(("%s | %s%s %s" % (" " * width, " " * start, mark, l.get("message", ""))).rstrip())
+        for i in range(len(e.get("notes", []))):
+            lines.append("%s = note: %s" % (" " * width, self.words(e, "note", i)))
         if e.get("help"):
-            lines.append("%s = help: %s" % (" " * width, self.places(e["help"])))
+            lines.append("%s = help: %s" % (" " * width, self.words(e, "help")))
         return lines

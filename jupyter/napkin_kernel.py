@@ -224,11 +224,14 @@ class NapkinKernel(Kernel):
         self.cells = rest
 
     def napkin_error(self, evaluation, lead):
-        # Without a document (napkin wrote none), what it printed, its file named as the notebook.
-        text = lead + (evaluation.diagnostics() or evaluation.translator.places(evaluation.completed.err))
-        first = next((l for l in text.splitlines() if "error[" in l), text.strip().splitlines()[0] if text.strip()
-                     else "napkin reported an error")
-        return CellError("NapkinError", first, text.rstrip("\n").splitlines())
+        tr = evaluation.translator
+        errors = tr.shown(evaluation.document)
+        if errors:
+            laid = [tr.error(e) for e in errors]
+            return CellError("NapkinError", laid[0][0], lead.splitlines() + [l for e in laid for l in e])
+        # Without a document (napkin wrote none), what it printed, as it printed it.
+        said = tr.unchanged(evaluation.completed.err) or "napkin reported an error"
+        return CellError("NapkinError", said.splitlines()[0], (lead + said).splitlines())
 
     def cell_result(self, cell, before, now):
         prev = self.evaluate(before, reuse=True)
@@ -274,14 +277,15 @@ class NapkinKernel(Kernel):
                 self.note("no chart of sweep %s: %s" % (sw["sweep"], err))
 
     def plot(self, args, file):
-        """(SVG text, None), or (None, napkin's message in cell terms)."""
+        """(SVG text, None), or (None, napkin's message): `plot` writes no JSON
+        document, so its message is shown as napkin wrote it (Translator.unchanged)."""
         out = self.runner.temp_path("plot.svg")
         done = self.runner.run(["plot"] + args + ["-o", out], file.text)
         try:
             if done.rc == 0:
                 with open(out, encoding="utf-8") as f:
                     return f.read(), None
-            return None, self.translator(file).places(done.err).strip()
+            return None, self.translator(file).unchanged(done.err).strip()
         finally:
             if os.path.exists(out):
                 os.unlink(out)

@@ -1,6 +1,9 @@
 """The kernel's magics: a line that starts with % runs a napkin command on
-the notebook's file (every cell run so far, this one included)."""
-import re
+the notebook's file (every cell run so far, this one included). A command
+that fails shows its errors from data where it writes JSON (`explain
+--format json`), in cell terms; `plot` and `handout` write none, and show
+napkin's message as napkin wrote it."""
+import json
 import shlex
 
 from napkin_render import code
@@ -55,8 +58,9 @@ def run_magic(kernel, line, silent):
         if not args or args[0].startswith("-"):
             raise usage_error("%%%s needs a NAME: %s" % (name, MAGICS[name][0]))
         extra = ["--flat"] if name == "flat" else []
-        text = command(kernel, ["explain", "{file}"] + args + extra, file)
-        markdown = command(kernel, ["explain", "{file}"] + args + extra + ["--format", "markdown"], file)
+        as_json = ["explain", "{file}"] + args + ["--format", "json"]
+        text = command(kernel, ["explain", "{file}"] + args + extra, file, as_json)
+        markdown = command(kernel, ["explain", "{file}"] + args + extra + ["--format", "markdown"], file, as_json)
         if not silent:
             kernel.show(markdown, text)
     elif name == "plot":
@@ -64,7 +68,7 @@ def run_magic(kernel, line, silent):
             raise usage_error("%%plot draws `roofline` or `sweep`: %s" % MAGICS["plot"][0])
         svg, err = kernel.plot(args[:1] + ["{file}"] + args[1:], file)
         if svg is None:
-            raise CellError("NapkinError", first_line(err), err.splitlines())
+            raise CellError("NapkinError", (err.splitlines() or ["napkin plot failed"])[0], err.splitlines())
         if not silent:
             kernel.show_svg(svg, args[0])
     elif name == "handout":
@@ -73,29 +77,26 @@ def run_magic(kernel, line, silent):
             kernel.show(text, text)
 
 
-def command(kernel, args, file):
-    """napkin ARGS: its standard output, or the cell's error with napkin's message."""
+def command(kernel, args, file, as_json=None):
+    """napkin ARGS: its standard output, or the cell's error. Where the command
+    writes JSON, `as_json` (the same command with --format json) gives the
+    errors as data, laid out in cell terms; otherwise (`handout`) the cell shows
+    napkin's message as napkin wrote it."""
     done = kernel.runner.run(args, file.text)
     if done.rc == 0:
         return done.out
-    err = kernel.translator(file).places(done.err).strip() or "napkin %s exited %d" % (args[0], done.rc)
-    # An older napkin has no `handout` and says only that an argument was not expected, as it does
-    # of an option `handout` does not take: its list of commands tells the two apart. Otherwise
-    # napkin's own message is the problem, and the cell shows it.
-    if args[0] == "handout" and not has_command(kernel, "handout"):
-        missing = "this napkin has no `handout` command (`napkin --help` lists its commands)"
-        raise CellError("NapkinError", missing, [missing + "; it said:"] + err.splitlines())
-    raise CellError("NapkinError", first_line(err), err.splitlines())
-
-
-def has_command(kernel, name):
-    """Whether `napkin --help` lists the command NAME (under Subcommands:, indented)."""
-    listed = kernel.runner.run(["--help"], "").out
-    return re.search(r"^  %s " % re.escape(name), listed, re.M) is not None
-
-
-def first_line(text):
-    return next((l for l in text.splitlines() if "error" in l), text.splitlines()[0] if text else "napkin failed")
+    tr = kernel.translator(file)
+    if as_json is not None:
+        failed = kernel.runner.run(as_json, file.text)
+        try:
+            errors = tr.shown(json.loads(failed.out), skip=())
+        except ValueError:
+            errors = []
+        if errors:
+            laid = [tr.error(e) for e in errors]
+            raise CellError("NapkinError", laid[0][0], [l for e in laid for l in e])
+    said = tr.unchanged(done.err) or "napkin %s exited %d" % (args[0], done.rc)
+    raise CellError("NapkinError", said.splitlines()[0], said.splitlines())
 
 
 def usage_error(what):

@@ -1,5 +1,5 @@
 """The notebook's places from data: an error of `napkin run --format json`
-(code, message, labels with line, column and end, notes, help), written here
+(code, message, labels with line, column and end, notes, help, mentions), written here
 by hand, laid out in the cells' terms as the terminal lays it out. Nothing
 here is napkin's rendered text.
 
@@ -73,10 +73,46 @@ expect("a byte column after µ: the caret under the right character",
 # In another file (a library): named by its place, its text not the notebook's to show.
 lib = dict(code="E0300", message="unknown name `q` (at /work/%s:5:9)" % NAME, **place(75, 21, 75, 41, "std/serving"),
            labels=[dict(message="not defined here", primary=True, **place(75, 21, 75, 41, "std/serving"))],
-           notes=[], help="")
+           notes=[], help="",
+           mentions=[dict(text="/work/%s:5:9" % NAME, index=0, file="/work/" + NAME, line=5, column=9,
+                          **{"in": "message"})])
 expect("an error in a library: its place as it is; a place of the notebook in its message in cell terms",
        tr.error(lib),
        ["std/serving:75:21: error[E0300]: unknown name `q` (at cell[5]:1:9)", "   = not defined here"])
+
+
+def mention(text, part, index, line, column, f=NAME):
+    return {"text": text, "in": part, "index": index, "file": f, "line": line, "column": column}
+
+
+# A call's error in cell[3] (line 2 of the file), its notes naming where it was called (line 5,
+# column 9: cell[5]:1:9) and the field being computed (line 6 alone: cell[5]:2). The words
+# `NAME:5` of a note are the start of `NAME:5:9` in another: each is replaced where it is.
+call = dict(code="E0400", message="division by zero", **place(2, 9, 2, 10),
+            labels=[dict(message="this is 0", primary=True, **place(2, 9, 2, 10))],
+            notes=["in the call f(b) at %s:5:9" % NAME, "while computing s.b (%s:6)" % NAME,
+                   "the file %s:5 is not a mention here" % NAME],
+            help="see %s:5, std/x:3:1" % NAME,
+            mentions=[mention(NAME + ":5:9", "note", 0, 5, 9), mention(NAME + ":6", "note", 1, 6, 0),
+                      mention(NAME + ":5", "help", 0, 5, 0), mention("std/x:3:1", "help", 0, 3, 1, "std/x")])
+expect("the places an error's notes and help name, from its mentions, in cell terms",
+       tr.error(call)[-4:],
+       ["  = note: in the call f(b) at cell[5]:1:9",
+        "  = note: while computing s.b (cell[5]:2)",
+        "  = note: the file %s:5 is not a mention here" % NAME,
+        "  = help: see cell[5]:1, std/x:3:1"])
+# Words that look like a place but that no mention names stay as napkin wrote them.
+plain = dict(call, mentions=[])
+expect("without mentions nothing is rewritten", tr.error(plain)[-4:-2],
+       ["  = note: in the call f(b) at %s:5:9" % NAME, "  = note: while computing s.b (%s:6)" % NAME])
+
+# What napkin wrote where a command writes no JSON: unchanged, the notebook's file explained once.
+said = tr.unchanged("error[E0800]: --sweep 2: %s has 1 sweep\n" % NAME)
+expect("napkin's own words, unchanged, the file named once",
+       said, "error[E0800]: --sweep 2: %s has 1 sweep\n(%s is the notebook's file: the cells run so far, in order, "
+       "each after a `# cell[N]` line; %%file shows it)" % (NAME, NAME))
+expect("words that do not name the file: as they are", tr.unchanged("error[E0800]: no such option\n"),
+       "error[E0800]: no such option")
 
 # A document's errors: failed checks (E0500) are the cell's own to show.
 doc = {"errors": [add, dict(code="E0500", message="check failed", labels=[], notes=[], help="")]}

@@ -105,6 +105,34 @@ expect("after = read_time · 2" in plain(c[6]) and "754.7 µs" in plain(c[6]), "
        % plain(c[6]))
 expect(not outputs(c[6], "error"), "cell 6 is not an error: cell 5 did not enter the file")
 
+# ---- places that an error's words name, from the error's data (its mentions) ----
+# fn f(x) = x / 0 is cell[1]; `let y = f(a)` is line 2 of cell[2], the call at column 9.
+nb = notebook(["fn f(x) = x / 0", "let a = 2\nlet y = f(a)"], raises=(1,))
+execute(nb)
+e = outputs(nb.cells[1], "error")
+tb = "\n".join(e[0].traceback) if e else ""
+expect(e and e[0].evalue == "cell[1]:1:15: error[E0400]: division by zero", "a call's error names its cell: %r" % tb)
+expect("  = note: in the call f(a) at cell[2]:2:9" in tb and ".napkin-notebook" not in tb,
+       "the note's place, from data, is the cell's: %r" % tb)
+# %explain of a call that fails: explain's JSON error, laid out in cell terms. g(x) is called
+# on line 2 of cell[1] at column 11; f(a) was typed after %explain (napkin's `<explain>`).
+nb = notebook(["fn g(x) = x / 0\nfn f(x) = g(x) * 2\nlet a = 2", "%explain f(a)"], raises=(1,))
+execute(nb)
+e = outputs(nb.cells[1], "error")
+tb = "\n".join(e[0].traceback) if e else ""
+expect(e and e[0].ename == "NapkinError" and e[0].evalue == "cell[1]:1:15: error[E0400]: division by zero",
+       "%%explain's error, from its JSON: %r" % (e and e[0].evalue))
+expect("  = note: in the call g(x) at cell[1]:2:11" in tb and "  = note: in the call f(a) at <explain>:1:1" in tb
+       and ".napkin-notebook" not in tb, "%%explain's notes name the cells: %r" % tb)
+# %plot writes no JSON: napkin's message as it wrote it, the notebook's file named once.
+nb = notebook(["let a = 2", "%plot sweep"], raises=(1,))
+execute(nb)
+e = outputs(nb.cells[1], "error")
+tb = "\n".join(e[0].traceback) if e else ""
+expect(e and e[0].evalue.startswith("error[E0800]: .napkin-notebook-") and "has no sweep" in e[0].evalue
+       and tb.count("is the notebook's file") == 1 and "%file shows it" in tb,
+       "%%plot's message as napkin wrote it, the file explained: %r" % tb)
+
 # ---- the course notebook of docs/notebooks.md: each ```napkin-cell block shows the ```output block after it ----
 doc = open(os.path.join(os.environ["SRC"], "docs", "notebooks.md"), encoding="utf-8").read()
 pairs = re.findall(r"```napkin-cell\n(.*?)```\n\n```output\n(.*?)```\n", doc, re.S)
@@ -300,13 +328,13 @@ for binary, ename, words in ((os.path.join(os.environ["WORK"], "absent", "napkin
     expect(e and e[0].ename == ename and words in e[0].evalue, "napkin %s: %r" % (words, e and e[0].evalue))
     expect("%explain NAME" in plain(nb.cells[1]), "the kernel still answers after napkin %s" % words)
 
-# ---- a napkin from before `handout`: the cell says so, with what napkin said -------------------
+# ---- a napkin from before `handout`: the cell shows what napkin said, as it said it -------------
 os.environ["NAPKIN_BINARY"] = os.environ["NAPKIN_WITHOUT_HANDOUT"]
 nb = notebook(["let x = 1", "%handout"], raises=(1,))
 execute(nb)
 e = outputs(nb.cells[1], "error")
-expect(e and e[0].evalue.startswith("this napkin has no `handout` command") and
-       "not expected: handout" in "\n".join(e[0].traceback), "a napkin without handout: %r" % (e and e[0]))
+expect(e and e[0].evalue == "error[E0800]: The following argument was not expected: handout" and
+       e[0].traceback == [e[0].evalue], "a napkin without handout: %r" % (e and e[0]))
 
 # ---- an interrupt stops a napkin that runs on: the cell is aborted, the kernel answers ----------
 os.environ["NAPKIN_BINARY"] = os.environ["SLOW_NAPKIN"]
