@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "interpreter/core/suggest.hpp"
 #include "interpreter/sweep/sweep_compile.hpp"
@@ -286,6 +287,65 @@ void rank(const std::vector<Candidate>& cands, const std::vector<std::vector<dou
   }
 }
 
+// Which inputs the plan's validity (layout_ok and each test) depends on,
+// by its own formulas: a layout's validity is the same for candidates that
+// differ only in the others (a ZeRO stage, a recomputation mode).
+std::vector<bool> validity_inputs(const Plan& plan) {
+  std::vector<bool> used(plan.inputs.size(), false);
+  for (std::size_t k = 0; k < plan.inputs.size(); ++k) {
+    const std::vector<bool> dependent = dependent_fields(*plan.base, {plan.inputs[k]});
+    used[k] = dependent[plan.columns[0]];
+    for (std::size_t i = 0; i < kValidity.size(); ++i) used[k] = used[k] || dependent[plan.columns[plan.validity_at + i]];
+  }
+  return used;
+}
+
+// Every candidate's columns, pricing only what can be a layout: the first
+// candidate of each group that differs only in inputs validity does not
+// depend on is priced, and the rest of its group only if it is valid. An
+// invalid group's members take its first one's validity (the reasons are
+// counted for each, as if each had been priced); their other columns are
+// never read.
+std::vector<std::vector<double>> price_valid(Interpreter& in, Module* m, const LayoutSpec& spec, const Plan& plan,
+                                             const std::vector<Candidate>& cands, LayoutResult& out) {
+  const std::vector<bool> used = spec.prune ? validity_inputs(plan) : std::vector<bool>(plan.inputs.size(), true);
+  std::map<std::vector<double>, std::size_t> group_of;
+  std::vector<std::size_t> group(cands.size());
+  std::vector<Candidate> firsts;
+  for (std::size_t p = 0; p < cands.size(); ++p) {
+    std::vector<double> key;
+    for (std::size_t k = 0; k < used.size(); ++k)
+      if (used[k]) key.push_back(cands[p].x[k]);
+    auto [it, added] = group_of.emplace(std::move(key), firsts.size());
+    if (added) firsts.push_back(cands[p]);
+    group[p] = it->second;
+  }
+  if (!spec.prune || firsts.size() == cands.size()) return price(in, m, spec, plan, cands, out);
+  const auto first_cols = price(in, m, spec, plan, firsts, out);
+  auto valid = [&](std::size_t g) {
+    bool ok = first_cols[0][g] != 0;
+    for (std::size_t i = 0; i < kValidity.size(); ++i) ok = ok && first_cols[plan.validity_at + i][g] != 0;
+    return ok;
+  };
+  std::vector<Candidate> rest;
+  std::vector<std::size_t> rest_at;
+  for (std::size_t p = 0; p < cands.size(); ++p)
+    if (valid(group[p])) rest.push_back(cands[p]), rest_at.push_back(p);
+  std::vector<std::vector<double>> cols(plan.columns.size(), std::vector<double>(cands.size(), 0.0));
+  for (std::size_t p = 0; p < cands.size(); ++p)
+    if (!valid(group[p])) {
+      cols[0][p] = first_cols[0][group[p]];
+      for (std::size_t i = 0; i < kValidity.size(); ++i)
+        cols[plan.validity_at + i][p] = first_cols[plan.validity_at + i][group[p]];
+    }
+  if (!rest.empty()) {
+    const auto rest_cols = price(in, m, spec, plan, rest, out);
+    for (std::size_t j = 0; j < cols.size(); ++j)
+      for (std::size_t q = 0; q < rest.size(); ++q) cols[j][rest_at[q]] = rest_cols[j][q];
+  }
+  return cols;
+}
+
 }  // namespace
 
 LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) {
@@ -293,7 +353,7 @@ LayoutResult search_layouts(Interpreter& in, Module* m, const LayoutSpec& spec) 
   const Plan plan = read_plan(in, m, spec, out);
   const std::vector<Candidate> cands = candidates(in, m, spec, plan, out);
   out.tried = cands.size();
-  const auto cols = price(in, m, spec, plan, cands, out);
+  const auto cols = price_valid(in, m, spec, plan, cands, out);
   rank(cands, cols, plan.validity_at, out);
   return out;
 }

@@ -27,6 +27,7 @@ struct LayoutSpec {
   std::string record;                        // the plan: "plan"
   std::vector<double> tp, pp, cp, micro_batch, vpp, zero_stage, recompute, ep;  // the values to try (recompute: 0 none, 1 selective, 2 full); empty: the defaults above
   bool compile = true;                       // false: the tree walker at every point (tests compare the two)
+  bool prune = true;                         // false: every candidate priced, even where its group is not valid (tests compare)
 };
 
 // The parts of a step, as std/plans' training_plan names them, summing to

@@ -55,6 +55,51 @@ TEST_CASE("layout: the compiled search and the tree walker agree", "[layout]") {
   }
 }
 
+// A mixture of experts searched as widely as the options allow: every ZeRO
+// stage, recomputation mode, cp and ep. Pricing only the groups the plan's
+// validity does not rule out gives every figure and every count of the
+// search that prices all of them.
+TEST_CASE("layout: pruning the invalid groups changes nothing", "[layout]") {
+  const char* moe =
+      "import \"std/plans\"\n"
+      "import \"std/models\"\n"
+      "scenario plan = training_plan with {\n"
+      "  model = deepseek_v3\n"
+      "  cluster = dgx_h100 with { domains = 64 }\n"
+      "  global_batch = 1024\n"
+      "  tokens_to_train = 15 Ttoken\n"
+      "}\n";
+  Session a, b;
+  a.load(moe);
+  b.load(moe);
+  LayoutSpec wide = spec(true);
+  wide.zero_stage = {0, 1, 2, 3};
+  wide.recompute = {0, 1, 2};
+  wide.cp = {1, 2};
+  LayoutSpec whole = wide;
+  whole.prune = false;
+  auto pruned = napkin::search_layouts(a.in, a.module, wide);
+  auto all = napkin::search_layouts(b.in, b.module, whole);
+  CHECK(pruned.expert_parallel);
+  CHECK(pruned.tried == all.tried);
+  CHECK(pruned.tried > 10000);
+  CHECK(pruned.invalid == all.invalid);
+  CHECK(pruned.invalid_by == all.invalid_by);
+  CHECK(pruned.not_fitting == all.not_fitting);
+  REQUIRE(pruned.ranked.size() == all.ranked.size());
+  REQUIRE_FALSE(pruned.ranked.empty());
+  for (std::size_t i = 0; i < pruned.ranked.size(); ++i) {
+    CHECK(pruned.ranked[i].order == all.ranked[i].order);
+    CHECK(pruned.ranked[i].ep == all.ranked[i].ep);
+    CHECK(pruned.ranked[i].step_time == all.ranked[i].step_time);
+    CHECK(pruned.ranked[i].memory == all.ranked[i].memory);
+  }
+  for (std::size_t i = 0; i < pruned.invalid_example.size(); ++i) {
+    REQUIRE(pruned.invalid_example[i].has_value() == all.invalid_example[i].has_value());
+    if (pruned.invalid_example[i]) CHECK(pruned.invalid_example[i]->order == all.invalid_example[i]->order);
+  }
+}
+
 TEST_CASE("layout: nothing ranked exceeds the memory, and the fastest of all does not fit", "[layout]") {
   Session s;
   s.load(kPlan);
