@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <unordered_map>
 
 #include "interpreter/core/suggest.hpp"
 #include "interpreter/sweep/sweep_compile.hpp"
@@ -309,14 +309,23 @@ std::vector<bool> validity_inputs(const Plan& plan) {
 std::vector<std::vector<double>> price_valid(Interpreter& in, Module* m, const LayoutSpec& spec, const Plan& plan,
                                              const std::vector<Candidate>& cands, LayoutResult& out) {
   const std::vector<bool> used = spec.prune ? validity_inputs(plan) : std::vector<bool>(plan.inputs.size(), true);
-  std::map<std::vector<double>, std::size_t> group_of;
+  using Key = std::array<double, kInputs.size()>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      std::size_t h = 0;
+      for (double x : k) h = h * 1'000'003 + std::hash<double>{}(x);
+      return h;
+    }
+  };
+  std::unordered_map<Key, std::size_t, KeyHash> group_of;
+  group_of.reserve(cands.size() / 4);
   std::vector<std::size_t> group(cands.size());
   std::vector<Candidate> firsts;
   for (std::size_t p = 0; p < cands.size(); ++p) {
-    std::vector<double> key;
+    Key key{};
     for (std::size_t k = 0; k < used.size(); ++k)
-      if (used[k]) key.push_back(cands[p].x[k]);
-    auto [it, added] = group_of.emplace(std::move(key), firsts.size());
+      if (used[k]) key[k] = cands[p].x[k];
+    auto [it, added] = group_of.emplace(key, firsts.size());
     if (added) firsts.push_back(cands[p]);
     group[p] = it->second;
   }
