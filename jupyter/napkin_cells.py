@@ -83,20 +83,19 @@ class Translator:
         """The error's message, help or note number INDEX (`part`), each place
         its words name (the error's `mentions`, as data) in cell terms."""
         text = e["notes"][index] if part == "note" else e.get(part, "")
-        mentions = sorted((m for m in e.get("mentions", [])
-                           if m.get("in") == part and (part != "note" or m.get("index") == index)),
-                          key=lambda m: len(m["text"]), reverse=True)
+        mentions = [m for m in e.get("mentions", []) if isinstance(m, dict) and isinstance(m.get("text"), str)
+                    and m["text"] and m.get("in") == part and (part != "note" or m.get("index") == index)]
         out, i = [], 0
-        while i < len(text):
-            # The longest words first: `f.napkin:4` is the start of `f.napkin:4:7`.
-            m = next((m for m in mentions if m["text"] and text.startswith(m["text"], i)), None)
-            if m is None:
-                out.append(text[i])
-                i += 1
-            else:
-                out.append(self.where(m))
-                i += len(m["text"])
-        return "".join(out)
+        while True:
+            # The next words a mention names, the longest where two start together:
+            # `f.napkin:4` is the start of `f.napkin:4:7`.
+            found = [(at, -len(m["text"]), k) for k, m in enumerate(mentions) if (at := text.find(m["text"], i)) >= 0]
+            if not found:
+                break
+            at, _, k = min(found)
+            out += [text[i:at], self.where(mentions[k])]
+            i = at + len(mentions[k]["text"])
+        return "".join(out) + text[i:]
 
     def ours(self, p):
         """True if the place (an error's or a label's, as data) is in the notebook's file."""
