@@ -1,7 +1,7 @@
 // `napkin solve` and `napkin sensitivity`.
 #include <fmt/format.h>
 
-#include "interpreter/analysis/analysis_output.hpp"
+#include "interpreter/output/sensitivity_output.hpp"
 #include "interpreter/output/solve_output.hpp"
 #include "guarded.hpp"
 #include "interpreter/run/solve_statements.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <optional>
 
-#include "interpreter/analysis/layout_search.hpp"
+#include "interpreter/output/layout_output.hpp"
 #include "guarded.hpp"
 
 namespace napkin::cli {

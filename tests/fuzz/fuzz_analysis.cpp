@@ -15,7 +15,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "interpreter/analysis/analysis_output.hpp"
+#include "interpreter/output/sensitivity_output.hpp"
 #include "interpreter/cli/guarded.hpp"
 #include "interpreter/run/solve_statements.hpp"
 #include "interpreter/output/solve_output.hpp"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "layout_search.hpp"
+#include "layout_output.hpp"
 #include "grammar/text_width.hpp"
 
 namespace napkin {

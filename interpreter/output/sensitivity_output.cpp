@@ -1,4 +1,4 @@
-#include "analysis_output.hpp"
+#include "sensitivity_output.hpp"
 
 #include <fmt/format.h>
 

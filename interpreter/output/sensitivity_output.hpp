@@ -3,8 +3,8 @@
 // is the report's SolveReport, which output/solve_output.hpp renders.)
 #include <string>
 
-#include "sensitivity.hpp"
-#include "solve.hpp"
+#include "interpreter/analysis/sensitivity.hpp"
+#include "interpreter/analysis/solve.hpp"
 
 namespace napkin {
 
