@@ -325,14 +325,14 @@ struct Builder {
 
   void record(const ast::Stmt& st, Record* r) {
     HandoutSection s;
-    s.kind = r->kind.empty() ? "record" : r->kind;
+    s.keyword = r->kind.empty() ? "record" : r->kind;
     s.name = r->name;
     if (st.value) s.origin = term_of(*st.value);
     if (st.base) s.base = text(term_of(*st.base));
     question(s, st.span.begin, true);
     const std::size_t section = out.sections.size();
     named_records(s, section, nullptr, st.value.get());
-    const bool scenario = s.kind == "scenario";
+    const bool scenario = s.keyword == "scenario";
     std::set<std::size_t> listed;
     auto field = [&](std::size_t i, const ast::FieldDecl* fd, const ast::Expr* formula) {
       listed.insert(i);
@@ -359,9 +359,9 @@ struct Builder {
   }
 
   void let(Binding* b) {
-    if (out.sections.empty() || out.sections.back().kind != "let") {
+    if (out.sections.empty() || out.sections.back().kind != SectionKind::lets) {
       out.sections.emplace_back();
-      out.sections.back().kind = "let";
+      out.sections.back().kind = SectionKind::lets;
     }
     HandoutSection& s = out.sections.back();
     question(s, b->stmt->span.begin);
@@ -408,7 +408,7 @@ Handout build_handout(Interpreter& in, Module* m, const std::string& name) {
 namespace napkin {
 
 std::string handout_heading(const HandoutSection& s) {
-  if (s.kind == "let") return "values";
+  if (s.kind == SectionKind::lets) return "values";
   return s.title.empty() ? s.name : s.title + " (" + s.name + ")";
 }
 

@@ -16,6 +16,7 @@
 
 #include "interpreter/core/interpreter.hpp"
 #include "interpreter/derivation/term.hpp"
+#include "section_kind.hpp"
 
 namespace napkin {
 
@@ -35,7 +36,8 @@ struct HandoutItem {
 };
 
 struct HandoutSection {
-  std::string kind;  // model, hardware, scenario, record; "let" for the file's lets
+  SectionKind kind = SectionKind::record;
+  std::string keyword;  // a record's, as declared: model, hardware, scenario, record
   std::string name;
   std::string title;  // the first paragraph of the comment above it ("" when there is none)
   std::string base;  // what it extends

@@ -134,7 +134,7 @@ std::string handout_markdown(const Handout& h) {
   std::string out = "# " + md_prose(h.title) + "\n";
   for (const auto& p : h.intro) out += "\n" + md_prose(p) + "\n";
   for (const auto& s : h.sections) {
-    out += "\n## " + (s.kind == "let"      ? std::string("values")
+    out += "\n## " + (s.kind == SectionKind::lets      ? std::string("values")
                        : s.title.empty() ? code(s.name)
                                          : md_prose(s.title) + " (" + code(s.name) + ")") + "\n";
     bool list = false;
@@ -202,7 +202,7 @@ std::string handout_latex(const Handout& h) {
   std::string body = "\\section*{" + tex_prose(h.title) + "}\n";
   for (const auto& p : h.intro) body += tex_prose(p) + "\n\n";
   for (const auto& s : h.sections) {
-    const std::string head = s.kind == "let"      ? std::string("values")
+    const std::string head = s.kind == SectionKind::lets      ? std::string("values")
                              : s.title.empty() ? tt(s.name)
                                                : tex_prose(s.title) + " (" + tt(s.name) + ")";
     body += "\\subsection*{" + head + "}\n";

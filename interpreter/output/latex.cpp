@@ -298,7 +298,7 @@ std::string report_latex(const Interpreter& in, const Report& r, CheckDisplay ch
     lets.clear();
   };
   for (const auto& s : r.sections) {
-    if (s.kind == "let") {
+    if (s.kind == SectionKind::lets) {
       lets.push_back(field_group(s.fields[0], calls, ticked.count(s.fields[0].qualified) > 0));
       continue;
     }

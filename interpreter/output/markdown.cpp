@@ -143,7 +143,7 @@ std::string report_markdown(const Interpreter& in, const Report& r, CheckDisplay
     lets.clear();
   };
   for (const auto& s : r.sections) {
-    if (s.kind == "let") {
+    if (s.kind == SectionKind::lets) {
       lets.push_back(&s.fields[0]);
       continue;
     }

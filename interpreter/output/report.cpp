@@ -135,7 +135,7 @@ std::vector<std::string> headline_of(Interpreter& in, Module* m, const Record* r
 Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, const Formulas& formulas) {
   const std::vector<std::string> headline = headline_of(in, m, r);
   Section s;
-  s.kind = r->kind.empty() ? "record" : r->kind;
+  s.keyword = r->kind.empty() ? "record" : r->kind;
   s.name = r->name;
   if (r->base) s.base = r->base->name;
   s.fields.reserve(r->slots().size());
@@ -197,7 +197,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
         continue;
       }
       Section s;
-      s.kind = "let";
+      s.kind = SectionKind::lets;
       s.name = b->name;
       s.at = st.span;
       FieldReport f;
@@ -213,14 +213,14 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
       out.sections.push_back(std::move(s));
     } catch (const MissingInput& e) {
       Section s;
-      s.kind = "let";
+      s.kind = SectionKind::lets;
       s.name = b->name;
       s.at = st.span;
       s.fields.push_back(missing(e, b->name, b->name, st.name_span));
       out.sections.push_back(std::move(s));
     } catch (const Error& e) {
       Section s;
-      s.kind = "let";
+      s.kind = SectionKind::lets;
       s.name = b->name;
       s.at = st.span;
       s.fields.push_back(errors.failed(e, b->name, b->name, st.name_span));
@@ -346,7 +346,7 @@ std::vector<const FieldReport*> shown_fields(const Report& r, const Section& s, 
   const ast::Expr* with = s.origin_expr;
   if (with && with->kind == ast::ExprKind::With && with->items[0]->kind == ast::ExprKind::Name)
     for (const auto& other : r.sections)
-      if (other.kind != "let" && other.name == with->items[0]->text && &other != &s) base = &other;
+      if (other.kind != SectionKind::lets && other.name == with->items[0]->text && &other != &s) base = &other;
   std::size_t same = 0;
   for (const auto& f : s.fields) {
     const FieldReport* before = nullptr;

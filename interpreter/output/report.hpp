@@ -14,6 +14,7 @@
 #include "interpreter/core/interpreter.hpp"
 #include "interpreter/sweep/sweep.hpp"
 #include "interpreter/core/solve_goal.hpp"
+#include "section_kind.hpp"
 
 namespace napkin {
 
@@ -42,7 +43,8 @@ struct FieldReport {
 };
 
 struct Section {
-  std::string kind;  // model, hardware, scenario, record; "let" for a top-level value
+  SectionKind kind = SectionKind::record;
+  std::string keyword;  // a record's, as declared: model, hardware, scenario, record
   std::string name;
   std::string base;    // what it extends, if anything
   std::string origin;  // for `NAME = EXPR` records, the expression

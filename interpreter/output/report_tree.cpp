@@ -180,7 +180,7 @@ json report_tree(const Interpreter& in, const Report& r, bool sweeps, bool place
   if (places) {  // each record's whole statement: a value it has that the file does not write shows at its end
     json records = json::array();
     for (const auto& s : r.sections)
-      if (s.kind != "let" && s.at.valid()) records.push_back(json{{"name", s.name}, {"kind", s.kind}, {"at", span_tree(s.at)}});
+      if (s.kind != SectionKind::lets && s.at.valid()) records.push_back(json{{"name", s.name}, {"kind", s.keyword}, {"at", span_tree(s.at)}});
     doc["records"] = std::move(records);
   }
   return doc;

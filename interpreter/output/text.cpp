@@ -101,9 +101,9 @@ std::string report_text(const Interpreter& in, const Report& r, const TextOption
   bool prev_let = false;
   std::size_t let_width = 0;
   for (const auto& s : r.sections)
-    if (s.kind == "let") let_width = std::max(let_width, width(s.name));
+    if (s.kind == SectionKind::lets) let_width = std::max(let_width, width(s.name));
   for (const auto& s : r.sections) {
-    if (s.kind == "let") {
+    if (s.kind == SectionKind::lets) {
       if (!first && !prev_let) out += "\n";
       field_lines(s.fields[0], opts.steps ? width(s.name) : let_width, "", opts.steps, out);
       prev_let = true;
@@ -114,11 +114,11 @@ std::string report_text(const Interpreter& in, const Report& r, const TextOption
     first = false;
     prev_let = false;
     if (!s.origin.empty())
-      out += fmt::format("{} {} = {}\n", s.kind, s.name, s.origin);
+      out += fmt::format("{} {} = {}\n", s.keyword, s.name, s.origin);
     else if (!s.base.empty())
-      out += fmt::format("{} {} extends {}\n", s.kind, s.name, s.base);
+      out += fmt::format("{} {} extends {}\n", s.keyword, s.name, s.base);
     else
-      out += fmt::format("{} {}\n", s.kind, s.name);
+      out += fmt::format("{} {}\n", s.keyword, s.name);
     std::size_t w = 0;
     for (const auto& f : s.fields) w = std::max(w, width(f.name));
     for (const auto& f : s.fields) field_lines(f, opts.steps ? width(f.name) : w, "  ", opts.steps, out);

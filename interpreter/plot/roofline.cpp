@@ -31,7 +31,7 @@ bool is_intensity(const Interpreter& in, const Value& v) {
 std::vector<Point> operations(const Interpreter& in, const Report& r) {
   std::vector<Point> out;
   for (const auto& s : r.sections) {
-    if (s.kind == "hardware") continue;
+    if (s.keyword == "hardware") continue;
     for (const auto& f : s.fields)
       if (f.ok && is_intensity(in, f.value) && f.name != names::ridge && f.name != names::ridge_point)
         out.push_back({f.qualified, f.value.q.v});
@@ -62,7 +62,7 @@ std::string default_gpu(const Report& r, const std::string& peak) {
     return std::any_of(s.fields.begin(), s.fields.end(), [&](const FieldReport& f) { return f.ok && f.name == name; });
   };
   for (const auto& s : r.sections)
-    if (s.kind == "hardware" && has(s, names::memory_bandwidth) && has(s, peak)) return s.name;
+    if (s.keyword == "hardware" && has(s, names::memory_bandwidth) && has(s, peak)) return s.name;
   for (const auto& s : r.sections)
     for (const auto& f : s.fields)
       if (f.ok && f.name == names::gpu && f.value.kind == Value::Kind::Record) return s.name + "." + names::gpu;

@@ -60,7 +60,7 @@ std::unordered_map<std::string, Formula> formulas(Version& v) {
   for (const Section& s : v.report.sections) {
     Binding* b = v.in->find_binding(v.module, s.name);
     if (!b || !b->stmt) continue;
-    if (s.kind == "let") {
+    if (s.kind == SectionKind::lets) {
       if (b->stmt->value) out[s.name] = {b->stmt->value.get(), b->stmt, true, plain_alias(b->stmt->value.get())};
       continue;
     }
@@ -331,7 +331,7 @@ Reads reads_of(Version& v) {
   for (const Section& s : v.report.sections) {
     Binding* b = v.in->find_binding(v.module, s.name);
     if (!b) continue;
-    if (s.kind == "let") {
+    if (s.kind == SectionKind::lets) {
       if (lets.insert(b).second) read_by(b->state.trace, out, lets);
       continue;
     }

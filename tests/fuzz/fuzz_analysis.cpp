@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Report r;
   fuzz::answer(in, [&] { r = build_report(in, m, false, /*keep_going=*/true, Derivations::Results); });
   for (const Section& s : r.sections) {
-    if (s.kind == "let" || s.fields.size() < 2) continue;
+    if (s.kind == SectionKind::lets || s.fields.size() < 2) continue;
     for (const bool given : {false, true}) {
       fuzz::answer(in, [&] {
         SolveSpec spec;
@@ -69,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const Section& s : r.sections)
     for (const FieldReport& f : s.fields) {
       if (tried >= kMaxSensitivity) break;
-      if (!f.ok || f.value.kind != Value::Kind::Quantity || s.kind == "let") continue;
+      if (!f.ok || f.value.kind != Value::Kind::Quantity || s.kind == SectionKind::lets) continue;
       ++tried;
       fuzz::answer(in, [&] {
         const SensitivityResult res = sensitivity(in, m, f.qualified);

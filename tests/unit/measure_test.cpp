@@ -342,7 +342,7 @@ scenario decode {
 
   const Report r = build_report(in, m, false);
   REQUIRE(!r.sections.empty());
-  CHECK(r.sections[0].kind == "hardware");
+  CHECK(r.sections[0].keyword == "hardware");
   CHECK(r.sections[0].name == "mine");
 }
 
