@@ -2,7 +2,10 @@
 // What the `run` and `explain` options accept, and which combinations of
 // them mean nothing: one list for `napkin` (CLI11 checks against it) and for
 // the playground's entry, which reads the few arguments a page passes.
+#include <array>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -10,12 +13,40 @@
 namespace napkin::cli {
 
 inline const std::vector<Format> kReportFormats{Format::text, Format::json, Format::toml, Format::markdown, Format::latex};
-inline const std::vector<std::string> kStepDepths{"short", "one", "factors", "flat", "all"};
-inline const std::vector<std::string> kCheckDisplays{"list", "beside", "none"};
-inline const std::vector<std::string> kBriefLevels{"lines", "values"};
 
-// What is wrong with this combination of `run`'s options, or "" when
-// nothing is (each option's own value is already one of its choices).
-std::string run_conflict(const RunArgs& run);
+// Each option's words and what each means, in the order --help lists them.
+inline constexpr std::array<std::pair<StepDepth, std::string_view>, 5> kStepDepthNames{{
+    {StepDepth::Short, "short"},
+    {StepDepth::One, "one"},
+    {StepDepth::Factors, "factors"},
+    {StepDepth::Flat, "flat"},
+    {StepDepth::All, "all"},
+}};
+inline constexpr std::array<std::pair<CheckDisplay, std::string_view>, 3> kCheckDisplayNames{{
+    {CheckDisplay::List, "list"},
+    {CheckDisplay::Beside, "beside"},
+    {CheckDisplay::None, "none"},
+}};
+inline constexpr std::array<std::pair<Brief, std::string_view>, 2> kBriefNames{{
+    {Brief::Lines, "lines"},
+    {Brief::Values, "values"},
+}};
+
+// The words of a table: what an option offers as its choices.
+template <typename E, std::size_t N>
+std::vector<std::string> words_of(const std::array<std::pair<E, std::string_view>, N>& table) {
+  std::vector<std::string> out;
+  for (const auto& [value, word] : table) out.emplace_back(word);
+  return out;
+}
+
+inline const std::vector<std::string> kStepDepths = words_of(kStepDepthNames);
+inline const std::vector<std::string> kCheckDisplays = words_of(kCheckDisplayNames);
+inline const std::vector<std::string> kBriefLevels = words_of(kBriefNames);
+
+// Reads the words into `run` (each is one of its choices, checked by the
+// parser that filled them), then says what is wrong with the combination,
+// or "".
+std::string settle_run(const RunWords& words, RunArgs& run);
 
 }  // namespace napkin::cli

@@ -9,22 +9,6 @@
 namespace napkin::cli {
 namespace {
 
-// `--steps`'s value (main.cpp has checked it), or nothing without --steps.
-std::optional<StepDepth> step_depth(const std::string& steps) {
-  if (steps.empty()) return std::nullopt;
-  if (steps == "short") return StepDepth::Short;
-  if (steps == "flat") return StepDepth::Flat;
-  if (steps == "one") return StepDepth::One;
-  if (steps == "all") return StepDepth::All;
-  return StepDepth::Factors;
-}
-
-CheckDisplay check_display(const std::string& checks) {
-  if (checks == "beside") return CheckDisplay::Beside;
-  if (checks == "none") return CheckDisplay::None;
-  return CheckDisplay::List;
-}
-
 }  // namespace
 
 Result cmd_run(const RunArgs& a, const Common& c) {
@@ -41,13 +25,13 @@ Result cmd_run(const RunArgs& a, const Common& c) {
       const Diagnostic& d = e.diagnostic();
       return Result{a.format == Format::json ? unloaded_report_json(d) : toml_writers(c).unloaded_report(d), render(d), 2};
     }
-    const std::optional<StepDepth> steps = step_depth(a.steps);
+    const std::optional<StepDepth> steps = a.steps;
     // Plain text without --steps shows results only: no formula is printed.
     // --brief keeps each formula's two lines but no derivation tree;
     // --brief=values keeps neither (a page's first look, a grader's figures).
-    const Derivations derivations = (!steps && a.format == Format::text) || a.brief == "values" ? Derivations::Results
-                                    : a.brief == "lines"                                   ? Derivations::Lines
-                                                                                           : Derivations::Trees;
+    const Derivations derivations = (!steps && a.format == Format::text) || a.brief == Brief::Values ? Derivations::Results
+                                    : a.brief == Brief::Lines                                   ? Derivations::Lines
+                                                                                                : Derivations::Trees;
     // Nor is what a field's formula saw kept: a check keeps its own, for its failure.
     if (derivations == Derivations::Results) in.set_tracing(false);
     Report r = build_report(in, m, a.all, /*keep_going=*/true, derivations, steps);
@@ -58,8 +42,8 @@ Result cmd_run(const RunArgs& a, const Common& c) {
     Result res;
     if (a.format == Format::json) res.out = report_json(in, r);
     else if (a.format == Format::toml) res.out = toml_writers(c).report(in, r);
-    else if (a.format == Format::markdown) res.out = report_markdown(in, r, check_display(a.checks));
-    else if (a.format == Format::latex) res.out = report_latex(in, r, check_display(a.checks));
+    else if (a.format == Format::markdown) res.out = report_markdown(in, r, a.checks);
+    else if (a.format == Format::latex) res.out = report_latex(in, r, a.checks);
     else res.out = report_text(in, r, TextOptions{steps.has_value()});
     res.code = r.failed() ? 1 : 0;
     // stdout may be JSON or a file; stderr says, for a person, which check failed and where.

@@ -1,12 +1,15 @@
 #pragma once
 // One function per subcommand. Each returns what to print and the exit
 // code, so tests can call them without a process.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "interpreter/core/stdlib_names.hpp"
+#include "interpreter/derivation/derivation.hpp"
 #include "interpreter/output/disclosure.hpp"
+#include "interpreter/output/output.hpp"
 #include "output_format.hpp"
 
 namespace napkin::cli {
@@ -39,13 +42,28 @@ struct Common {
   std::size_t memory_limit = 2048;  // MiB
 };
 
+// How much of each value a JSON or TOML report keeps (--brief).
+enum class Brief : std::uint8_t {
+  Trees,   // each value's derivation tree (no --brief)
+  Lines,   // its formula and numbers, no tree
+  Values,  // its figures and display alone
+};
+
 struct RunArgs {
   std::string file;
-  std::string steps;  // "" (results only in text), short, one or flat
-  std::string checks = "list";  // in a document: list, beside or none
+  std::optional<StepDepth> steps;  // nothing: results only in text
+  CheckDisplay checks = CheckDisplay::List;  // in a document
   bool all = false;
-  std::string brief;  // "" (each value's derivation tree), lines or values: JSON or TOML shortened
+  Brief brief = Brief::Trees;
   Format format = Format::text;
+};
+
+// --steps, --checks and --brief as written, before settle_run (choices.hpp)
+// reads them into RunArgs: CLI11 and the playground's entry both fill it.
+struct RunWords {
+  std::string steps;  // "": no --steps
+  std::string checks = "list";
+  std::string brief;  // "": no --brief
 };
 
 struct ExplainArgs {

@@ -71,6 +71,7 @@ struct State {
   Common common;
   bool unrestricted = false;
   RunArgs run;
+  RunWords run_words;  // --steps, --checks and --brief as written, settled into run
   ExplainArgs explain;
   CheckArgs check;
   GradeArgs grade;
@@ -145,7 +146,7 @@ void declare_run(CLI::App& app, State& st) {
   auto* run_cmd = app.add_subcommand("run", "evaluate a file: every field of every record, its lets and its checks");
   run_cmd->add_option("file", st.run.file, "a .napkin file")->required();
   run_cmd
-      ->add_flag("--steps{factors}", st.run.steps,
+      ->add_flag("--steps{factors}", st.run_words.steps,
                  "a solution sheet: each answer's formula, the formula with its numbers, and the result, "
                  "specialised to the file's inputs; "
                  "--steps=short as written (an answer that names another value shows only its name), "
@@ -156,7 +157,7 @@ void declare_run(CLI::App& app, State& st) {
       ->check(CLI::IsMember(kStepDepths));
   add_format(run_cmd, st.run.format, "text (default), json, toml, markdown or latex", kReportFormats);
   run_cmd
-      ->add_option("--checks", st.run.checks,
+      ->add_option("--checks", st.run_words.checks,
                    "in a Markdown or LaTeX document: list (default) the checks after the answers, show a passing "
                    "check as a ✓ beside the answer it pins (beside), or leave them out (none)")
       ->check(CLI::IsMember(kCheckDisplays));
@@ -165,7 +166,7 @@ void declare_run(CLI::App& app, State& st) {
                     "only come in through imports (by default: the fields the file sets or defines, the headline "
                     "fields of its record types, and those its checks use)");
   run_cmd
-      ->add_flag("--brief{lines}", st.run.brief,
+      ->add_flag("--brief{lines}", st.run_words.brief,
                  "in JSON or TOML: each value with its display, formula and numbers, without the derivation "
                  "tree under it (what a page or an editor shows beside each field; explain gives the tree); "
                  "--brief=values: each value's figures and display alone, without its formula and numbers")
@@ -177,7 +178,7 @@ void declare_run(CLI::App& app, State& st) {
   c.document_when_stopped = [](Format f) { return f == Format::json || f == Format::toml; };
   c.prepare = [&st] {
     st.common.root_file = st.run.file;
-    return run_conflict(st.run);
+    return settle_run(st.run_words, st.run);
   };
 }
 

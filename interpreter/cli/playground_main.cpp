@@ -129,23 +129,24 @@ std::string choose_format(Format& out, const std::string& value) {
 
 Result run_command(const std::vector<std::string>& args, Common& common, Format& format) {
   RunArgs run;
+  RunWords words;
   std::vector<Option> options = common_options(common);
   options.push_back({"--format", Option::Takes::Value,
                      [&run](const std::string& v) { return choose_format(run.format, v); }});
-  options.push_back({"--steps", Option::Takes::OptionalValue, [&run](const std::string& v) {
-                       if (v.empty()) return (run.steps = "factors", std::string());
-                       return choose(run.steps, v, "--steps", kStepDepths);
+  options.push_back({"--steps", Option::Takes::OptionalValue, [&words](const std::string& v) {
+                       if (v.empty()) return (words.steps = "factors", std::string());
+                       return choose(words.steps, v, "--steps", kStepDepths);
                      }});
   options.push_back({"--checks", Option::Takes::Value,
-                     [&run](const std::string& v) { return choose(run.checks, v, "--checks", kCheckDisplays); }});
+                     [&words](const std::string& v) { return choose(words.checks, v, "--checks", kCheckDisplays); }});
   options.push_back({"--all", Option::Takes::Nothing, [&run](const std::string&) { return (run.all = true, std::string()); }});
   options.push_back(
-      {"--brief", Option::Takes::OptionalValue, [&run](const std::string& v) {
-         if (v.empty()) return (run.brief = "lines", std::string());
-         return choose(run.brief, v, "--brief", kBriefLevels);
+      {"--brief", Option::Takes::OptionalValue, [&words](const std::string& v) {
+         if (v.empty()) return (words.brief = "lines", std::string());
+         return choose(words.brief, v, "--brief", kBriefLevels);
        }});
   std::string wrong = read("run", args, {{"FILE", &run.file}}, options);
-  if (wrong.empty()) wrong = run_conflict(run);
+  if (wrong.empty()) wrong = settle_run(words, run);
   if (!wrong.empty()) return failed(napkin::unplaced(napkin::codes::usage, wrong, kCommands));
   common.root_file = run.file;
   format = run.format;
