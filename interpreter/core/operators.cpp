@@ -9,6 +9,7 @@
 #include "grammar/printer.hpp"
 #include "builtins.hpp"
 #include "compare.hpp"
+#include "dimension_rules.hpp"
 #include "interpreter.hpp"
 #include "range_ops.hpp"
 #include "interpreter/io/read_source.hpp"
@@ -95,7 +96,8 @@ Value Interpreter::binary_values(const ast::Expr& e, Value l, Value r) {
   const char* what = comparison ? "a number to compare" : "a number";
   const Quantity& a = expect_quantity(l, &le, what);
   const Quantity& b = expect_quantity(r, &re, what);
-  if ((e.op == B::Add || e.op == B::Sub || comparison) && a.dim != b.dim) {
+  const DimBreak broken = e.op == B::Pow ? DimBreak::none : binary_dim(e.op, a.dim, b.dim).broken;
+  if (broken == DimBreak::mismatch) {
     const std::string da = dim_name(a.dim), db = dim_name(b.dim);
     dimension_mismatch(comparison ? codes::compare_mismatch : codes::add_mismatch,
                        comparison         ? fmt::format("cannot compare {} with {}", da, db)
@@ -105,8 +107,7 @@ Value Interpreter::binary_values(const ast::Expr& e, Value l, Value r) {
                                   : fmt::format("both sides of `{}` must have the same dimension", ast::op_text(e.op)),
                        le, l, re, r);
   }
-  if ((e.op == B::Mul || e.op == B::Div) && !a.dim.product_in_range(b.dim, e.op == B::Mul ? 1 : -1))
-    exponent_error(e, l, r);
+  if (broken == DimBreak::exponent_range) exponent_error(e, l, r);
   if (!l.samples && !r.samples) [[likely]]
     return scalar_binary(e, l, r);
   if (comparison) range_compare_error(e, l.samples ? le : re, l.samples ? l : r, ast::op_text(e.op));
@@ -158,16 +159,15 @@ Value Interpreter::scalar_binary(const ast::Expr& e, const Value& l, const Value
       }
       return finite(a.v / b.v, a.dim / b.dim, e.span);
     case B::Pow: {
-      if (!b.dim.dimensionless())
+      const DimOutcome power = binary_dim(B::Pow, a.dim, b.dim, b.v);
+      if (power.broken == DimBreak::exponent_not_plain)
         fail(codes::bad_power, re.span, fmt::format("an exponent must be a plain number, but this is {}", dim_name(b.dim)));
-      if (a.dim.dimensionless()) return finite(std::pow(a.v, b.v), a.dim, e.span);
-      if (b.v != std::trunc(b.v) || std::fabs(b.v) > 16)
+      if (power.broken == DimBreak::power_not_whole)
         fail(codes::bad_power, re.span,
              fmt::format("{} can only be raised to a whole power (up to 16), not {}", dim_name(a.dim), show(r)),
              "a fractional power of a unit has no meaning; take the power of a plain number instead");
-      const int n = static_cast<int>(b.v);
-      if (!a.dim.power_in_range(n)) exponent_error(e, l, r);
-      return finite(std::pow(a.v, b.v), a.dim.pow(n), e.span);
+      if (power.broken == DimBreak::exponent_range) exponent_error(e, l, r);
+      return finite(std::pow(a.v, b.v), power.dim, e.span);
     }
     case B::Eq: return Value::boolean(same_magnitude(a.v, b.v));
     case B::Ne: return Value::boolean(!same_magnitude(a.v, b.v));

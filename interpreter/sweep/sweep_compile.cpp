@@ -1,6 +1,7 @@
 #include "sweep_compile.hpp"
 
 #include "interpreter/core/samples.hpp"
+#include "interpreter/core/dimension_rules.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -295,38 +296,22 @@ class Compiler {
         throw NotCompilable{};
       return constant(Value::boolean(e.op == B::Eq ? same : !same));
     }
-    const Dim da = quantity(l).q.dim;
-    const Dim db = quantity(r).q.dim;
+    if (e.op == B::And || e.op == B::Or || e.op == B::To) throw NotCompilable{};
+    // The evaluator's dimension rules (core/dimension_rules.hpp): an
+    // expression that breaks one is the evaluator's to report.
+    const DimOutcome out = binary_dim(e.op, quantity(l).q.dim, quantity(r).q.dim,
+                                      r.constant ? std::optional<double>(b.q.v) : std::nullopt);
+    if (out.broken != DimBreak::none) throw NotCompilable{};
     switch (e.op) {
-      case B::Add:
-      case B::Sub:
-        if (da != db) throw NotCompilable{};
-        return emit(e.op == B::Add ? Op::Add : Op::Sub, quantity_like(da), l, r);
-      case B::Mul:
-        if (!da.product_in_range(db, 1)) throw NotCompilable{};
-        return emit(Op::Mul, quantity_like(da * db), l, r);
-      case B::Div:
-        if (!da.product_in_range(db, -1)) throw NotCompilable{};
-        return emit(Op::Div, quantity_like(da / db), l, r);
-      case B::Pow: {
-        if (!db.dimensionless()) throw NotCompilable{};
-        if (da.dimensionless()) return emit(Op::Pow, quantity_like(da), l, r);
-        const double n = b.q.v;
-        if (!r.constant || n != std::trunc(n) || std::fabs(n) > 16 || !da.power_in_range(static_cast<long long>(n)))
-          throw NotCompilable{};
-        return emit(Op::Pow, quantity_like(da.pow(static_cast<int>(n))), l, r);
-      }
-      case B::Eq:
-      case B::Ne:
-      case B::Lt:
-      case B::Le:
-      case B::Gt:
-      case B::Ge: {
-        if (da != db) throw NotCompilable{};
+      case B::Add: return emit(Op::Add, quantity_like(out.dim), l, r);
+      case B::Sub: return emit(Op::Sub, quantity_like(out.dim), l, r);
+      case B::Mul: return emit(Op::Mul, quantity_like(out.dim), l, r);
+      case B::Div: return emit(Op::Div, quantity_like(out.dim), l, r);
+      case B::Pow: return emit(Op::Pow, quantity_like(out.dim), l, r);
+      default: {
         static constexpr Op ops[] = {Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge};
         return emit(ops[static_cast<int>(e.op) - static_cast<int>(B::Eq)], Value::boolean(false), l, r);
       }
-      default: throw NotCompilable{};
     }
   }
 
