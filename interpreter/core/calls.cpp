@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "argument_binding.hpp"
 #include "grammar/parser.hpp"
 #include "grammar/printer.hpp"
 #include "builtins.hpp"
@@ -80,33 +81,36 @@ Value Interpreter::call_user(const Function& f, const CallArgs& args, const std:
     Env* env;
     ~Release() { in->release_env(env); }
   } release{this, fenv};
-  std::vector<const Value*> bound(decl.params.size(), nullptr);
-  std::size_t positional = 0;
-  for (std::size_t i = 0; i < args.values.size(); ++i) {
-    std::size_t slot;
-    if (names[i].empty()) {
-      slot = positional++;
-      if (slot >= decl.params.size())
-        fail(codes::bad_arguments, args.nodes[i]->span,
-             fmt::format("{} takes {} argument{}, but {} were given", f.signature, decl.params.size(),
-                         decl.params.size() == 1 ? "" : "s", args.values.size()));
-    } else {
-      auto it = std::find_if(decl.params.begin(), decl.params.end(), [&](const ast::Param& p) { return p.name == names[i]; });
-      if (it == decl.params.end()) {
-        std::vector<std::string> pn;
-        for (const auto& p : decl.params) pn.push_back(p.name);
-        auto close = closest(names[i], pn);
-        fail(codes::bad_arguments, args.nodes[i]->span,
-             fmt::format("{} has no parameter `{}`", f.signature, names[i]),
-             close.empty() ? "" : fmt::format("did you mean `{}`?", close[0]));
-      }
-      slot = static_cast<std::size_t>(it - decl.params.begin());
+  const ArgumentBinding binding = bind_arguments(decl.params, names);
+  const std::size_t at = binding.at;
+  switch (binding.problem) {
+    case ArgumentBinding::Problem::none: break;
+    case ArgumentBinding::Problem::too_many:
+      fail(codes::bad_arguments, args.nodes[at]->span,
+           fmt::format("{} takes {} argument{}, but {} were given", f.signature, decl.params.size(),
+                       decl.params.size() == 1 ? "" : "s", args.values.size()));
+    case ArgumentBinding::Problem::unknown_name: {
+      std::vector<std::string> pn;
+      for (const auto& p : decl.params) pn.push_back(p.name);
+      auto close = closest(names[at], pn);
+      fail(codes::bad_arguments, args.nodes[at]->span, fmt::format("{} has no parameter `{}`", f.signature, names[at]),
+           close.empty() ? "" : fmt::format("did you mean `{}`?", close[0]));
     }
-    if (bound[slot])
-      fail(codes::bad_arguments, args.nodes[i]->span,
+    case ArgumentBinding::Problem::given_twice: {
+      // The parameter filled twice: the one the argument names, or the
+      // next positional one.
+      std::size_t slot = 0;
+      if (!names[at].empty()) {
+        while (decl.params[slot].name != names[at]) ++slot;
+      } else {
+        for (std::size_t i = 0; i < at; ++i) slot += names[i].empty() ? 1 : 0;
+      }
+      fail(codes::bad_arguments, args.nodes[at]->span,
            fmt::format("the argument `{}` of {} is given twice", decl.params[slot].name, f.signature));
-    bound[slot] = &args.values[i];
+    }
   }
+  std::vector<const Value*> bound(decl.params.size(), nullptr);
+  for (std::size_t i = 0; i < binding.slot.size(); ++i) bound[binding.slot[i]] = &args.values[i];
   TraceScope scope(*this, ct ? &ct->trace : nullptr);
   calls_.push_back({fenv, &f, &args, &names});
   struct Active {

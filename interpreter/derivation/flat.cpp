@@ -28,6 +28,7 @@
 
 #include "derivation.hpp"
 #include "specialise.hpp"
+#include "interpreter/core/argument_binding.hpp"
 
 namespace napkin {
 namespace {
@@ -337,14 +338,9 @@ struct Flattener {
       if (te->call && te->call->decl) {
         const ast::Stmt& decl = *te->call->decl;
         Frame fr{&decl, std::vector<const Expr*>(decl.params.size(), nullptr), &t, current};
-        std::size_t next = 0;  // as the interpreter binds them: positions first, then names
-        for (std::size_t i = 1; i < e.items.size(); ++i) {
-          const std::string& name = e.arg_names[i - 1];
-          std::size_t slot = name.empty() ? next++ : decl.params.size();
-          for (std::size_t p = 0; !name.empty() && p < decl.params.size(); ++p)
-            if (decl.params[p].name == name) slot = p;
-          if (slot < fr.args.size()) fr.args[slot] = e.items[i].get();
-        }
+        // Bound as the interpreter bound them (the call ran).
+        const ArgumentBinding binding = bind_arguments(decl.params, e.arg_names);
+        for (std::size_t i = 0; i < binding.slot.size(); ++i) fr.args[binding.slot[i]] = e.items[i + 1].get();
         frames.push_back(std::move(fr));
         const int saved = current;
         current = static_cast<int>(frames.size()) - 1;

@@ -1,6 +1,7 @@
 #include "sweep_compile.hpp"
 
 #include "interpreter/core/samples.hpp"
+#include "interpreter/core/argument_binding.hpp"
 #include "interpreter/core/dimension_rules.hpp"
 
 #include <cmath>
@@ -401,20 +402,10 @@ class Compiler {
     if (!f.decl || !f.module) throw NotCompilable{};
     const ast::Stmt& decl = *f.decl;
     Deeper deeper(depth_);
+    const ArgumentBinding binding = bind_arguments(decl.params, e.arg_names);
+    if (binding.problem != ArgumentBinding::Problem::none) throw NotCompilable{};
     std::vector<const Operand*> bound(decl.params.size(), nullptr);
-    std::size_t positional = 0;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      const std::string& n = e.arg_names[i];
-      std::size_t slot = decl.params.size();
-      if (n.empty()) {
-        slot = positional++;
-      } else {
-        for (std::size_t p = 0; p < decl.params.size(); ++p)
-          if (decl.params[p].name == n) slot = p;
-      }
-      if (slot >= decl.params.size() || bound[slot]) throw NotCompilable{};
-      bound[slot] = &args[i];
-    }
+    for (std::size_t i = 0; i < args.size(); ++i) bound[binding.slot[i]] = &args[i];
     std::vector<std::pair<std::string, Operand>> locals;
     locals.reserve(decl.params.size());
     const Scope body{nullptr, &locals, f.module->env};
