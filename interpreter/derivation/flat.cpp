@@ -94,7 +94,7 @@ struct Flattener {
   std::size_t leaf_count(const Expr& e) const {
     if (leaves.count(&e)) return 1;
     std::size_t n = 0;
-    for (const auto& c : e.items) n += leaf_count(*c);
+    ast::for_each_child(e, [&](const Expr& c) { n += leaf_count(c); });
     return n;
   }
   // In factor lines, a sum too long to read as one step stays its name.

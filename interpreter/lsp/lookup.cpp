@@ -8,11 +8,11 @@ bool contains(Span s, std::size_t offset) { return s.valid() && s.begin <= offse
 // The innermost name or member whose span holds `offset`.
 const ast::Expr* innermost(const ast::Expr* e, std::size_t offset) {
   if (!e || !contains(e->span, offset)) return nullptr;
-  for (const auto& item : e->items)
-    if (const ast::Expr* hit = innermost(item.get(), offset)) return hit;
-  for (const auto& f : e->fields)
-    if (const ast::Expr* hit = innermost(f.value.get(), offset)) return hit;
-  if (const ast::Expr* hit = innermost(e->fallback.get(), offset)) return hit;
+  const ast::Expr* hit = nullptr;
+  ast::for_each_child(*e, [&](const ast::Expr& c) {
+    if (!hit) hit = innermost(&c, offset);
+  });
+  if (hit) return hit;
   return e->kind == ast::ExprKind::Name || e->kind == ast::ExprKind::Member ? e : nullptr;
 }
 
