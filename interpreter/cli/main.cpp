@@ -473,14 +473,19 @@ int dispatch(State& st) {
   // A document format: the command writes its JSON, and the format's
   // function writes the page from it.
   const napkin::DocumentFormatter from_document = document_formatter(format);
-  if (from_document) *chosen->format = Format::json;
+  const std::string title = fmt::format("napkin {}", chosen->app->get_name());
+  if (from_document) {
+    *chosen->format = Format::json;
+    stop_documents_as(from_document, title, format);
+  }
   Common& common = st.common;
   if (common.restricted)
-    bound_run(common.time_limit, common.memory_limit, !from_document && chosen->document_when_stopped(format));
+    bound_run(common.time_limit, common.memory_limit,
+              chosen->document_when_stopped(from_document ? Format::json : format));
   Result r;
   try {
     r = chosen->run();
-    if (from_document && !r.out.empty()) r.out = from_document(fmt::format("napkin {}", chosen->app->get_name()), r.out);
+    if (from_document && !r.out.empty()) r.out = from_document(title, r.out);
     // What goes to stdout cannot drive the terminal (ESC, BEL, CSI), each
     // format escaping in its own syntax.
     r.out = printed(std::move(r.out), format);

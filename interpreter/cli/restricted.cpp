@@ -47,6 +47,10 @@ double g_seconds = 0;
 std::size_t g_mib = 0;
 std::string g_memory_document, g_memory_message;
 bool g_has_memory_document = false;
+// A document format's page (stop_documents_as), or null: the documents as written.
+napkin::DocumentFormatter g_page = nullptr;
+std::string g_page_title;
+Format g_page_format = Format::text;
 
 void write_all(int fd, const char* p, std::size_t n) {
   while (n > 0) {
@@ -123,12 +127,21 @@ Diagnostic memory_diagnostic(std::size_t mib) {
   return d;
 }
 
+void stop_documents_as(napkin::DocumentFormatter page, std::string title, Format format) {
+  g_page = page;
+  g_page_title = std::move(title);
+  g_page_format = format;
+}
+
 void on_stop(const std::function<std::string(const Diagnostic&)>& document, Format format) {
   static std::string held[2];  // never freed while the handler may read one
   static int next = 0;
-  g_memory_document = printed(document(memory_diagnostic(g_mib)), format);
+  auto finished = [&](std::string doc) {
+    return g_page ? printed(g_page(g_page_title, doc), g_page_format) : printed(std::move(doc), format);
+  };
+  g_memory_document = finished(document(memory_diagnostic(g_mib)));
   g_has_memory_document = true;
-  held[next] = printed(document(time_out_diagnostic(g_seconds)), format);
+  held[next] = finished(document(time_out_diagnostic(g_seconds)));
   g_time_out_document.store(&held[next]);
   next ^= 1;
   stop_if_expired();

@@ -34,6 +34,11 @@ void bound_run(double seconds, std::size_t mib, bool document_follows);
 // it is needed.
 void on_stop(const std::function<std::string(const Diagnostic&)>& document, Format format);
 
+// A document format was asked for (--format html, output_format.hpp): the
+// command runs for its JSON, and a stop document is written as `page`
+// writes that JSON, titled `title`, printed as `format`.
+void stop_documents_as(napkin::DocumentFormatter page, std::string title, Format format);
+
 // The run's result is decided: the time limit is disarmed (or, if it ran
 // out first, the process ends with its document here). An allocation failed
 // during the run: the E0704 document in place of `r`'s (or, for a format

@@ -115,6 +115,16 @@ refused = napkin_run(["handout", "examples/exercise1_size_a_model.napkin", "--fo
 if refused.returncode != 2 or "error[E0800]" not in refused.stderr:
     fail("handout", f"--format html is not refused as a usage error (exit {refused.returncode})")
 
+# A restricted run stopped by its time limit writes its stop document as
+# the page too, never the JSON it ran for.
+for name in ("run", "check"):
+    stopped = napkin_run([name, "--restricted", "--time-limit", "0.001", "examples/exercise1_size_a_model.napkin",
+                          "--format", "html"])
+    if stopped.returncode != 2 or "E0703" not in stopped.stderr:
+        fail(f"stopped {name}", f"not stopped by the time limit (exit {stopped.returncode})")
+    elif not stopped.stdout.startswith("<!DOCTYPE html>\n") or "E0703" not in stopped.stdout:
+        fail(f"stopped {name}", "the stop document is not a page naming E0703: " + stopped.stdout[:40])
+
 # Text from a file is text on the page: markup and controls in a string
 # and a failing check's message cannot write elements or reach the terminal.
 with tempfile.TemporaryDirectory() as d:
