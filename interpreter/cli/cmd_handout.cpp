@@ -12,6 +12,7 @@ Result cmd_handout(const HandoutArgs& a, const Common& c) {
     const Handout h = build_handout(in, m, std::filesystem::path(a.file).stem().string());
     if (a.format == Format::markdown) return Result{handout_markdown(h), "", 0};
     if (a.format == Format::latex) return Result{handout_latex(h), "", 0};
+    if (a.format == Format::json) return Result{handout_json(h), "", 0};
     return Result{handout_text(h), "", 0};
   });
 }

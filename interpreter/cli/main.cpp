@@ -396,7 +396,8 @@ void declare_handout(CLI::App& app, State& st) {
   auto* handout_cmd = app.add_subcommand(
       "handout", "the student's sheet: the file's questions and givens, a blank with its unit for every answer");
   handout_cmd->add_option("file", st.handout.file, "a .napkin file (the solution)")->required();
-  add_format(handout_cmd, st.handout.format, "text (default), markdown or latex", {Format::text, Format::markdown, Format::latex});
+  add_format(handout_cmd, st.handout.format, "text (default), markdown, latex or json",
+             {Format::text, Format::markdown, Format::latex, Format::json});
   add_common(handout_cmd, st.common);
 
   add(st, handout_cmd, [&st] { return cmd_handout(st.handout, st.common); }, &st.handout.format);

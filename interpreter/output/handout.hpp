@@ -65,5 +65,6 @@ Handout build_handout(Interpreter& in, Module* m, const std::string& name);
 std::string handout_text(const Handout& h);
 std::string handout_markdown(const Handout& h);
 std::string handout_latex(const Handout& h);
+std::string handout_json(const Handout& h);  // handout_json.cpp
 
 }  // namespace napkin

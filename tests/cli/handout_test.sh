@@ -11,7 +11,7 @@ here=$(dirname "$0")
 . "$here/../lib/expect.sh"
 ex=examples/exercise1_size_a_model.napkin
 
-for format in text markdown latex; do
+for format in text markdown latex json html; do
   "$napkin" handout "$ex" --format "$format" >"$tmp/sheet.$format" 2>"$tmp/err.$format" ||
     { echo "FAIL handout.$format exits $?: $(cat "$tmp/err.$format")"; failures=$((failures + 1)); }
   # What the format escapes, undone, so one list of words serves all three:
@@ -22,7 +22,7 @@ done
 # The questions: the exercise's comments, 1(a) to 6(c) (words without
 # characters any format rewrites).
 while IFS= read -r q; do
-  for format in text markdown latex; do expect_in "question.$format: $q" "$tmp/plain.$format" "$q"; done
+  for format in text markdown latex json html; do expect_in "question.$format: $q" "$tmp/plain.$format" "$q"; done
 done <<'QUESTIONS'
 Exercise 1
 per-head and KV widths
@@ -129,7 +129,7 @@ expect_in given.with "$tmp/sheet.text" '^ +decode_h100 = decode with \{ gpu = h1
 # derivations': 6,144 · 48 · 128 = 37,748,736 param, 39.02 GB / 5.3 TB/s =
 # 7.362 ms, ...), nor any formula that computes an answer.
 while IFS= read -r gone; do
-  for format in text markdown latex; do
+  for format in text markdown latex json html; do
     if grep -qF -- "$gone" "$tmp/plain.$format"; then
       echo "FAIL leak.$format: the handout shows $gone"
       grep -nF -- "$gone" "$tmp/plain.$format" | head -3
@@ -294,7 +294,25 @@ if [ "$(grep -c '= _' "$tmp/rules.txt")" -eq 4 ]; then passes=$((passes + 1)); e
 # A file without an opening comment is titled by its name, not its path.
 printf 'scenario s {\n  a = 2\n  b = a * 3\n}\n' >"$tmp/plain_file.napkin"
 expect_match title.name 0 '^plain_file$' out -- "$napkin" handout "$tmp/plain_file.napkin"
-expect_status usage.format 2 -- "$napkin" handout "$ex" --format json
+expect_status usage.format 2 -- "$napkin" handout "$ex" --format toml
+# As data: each answer a blank with its name, unit and points, in order,
+# and the same answers the sheet lists (the leak checks above cover it).
+"$napkin" handout "$ex" --format json >"$tmp/sheet.data.json"
+python3 - "$tmp/sheet.data.json" <<'PY' || failures=$((failures + 1))
+import json, sys
+h = json.load(open(sys.argv[1]))
+blanks = [(s["name"], i) for s in h["sections"] for i in s["items"] if i["kind"] == "answer"]
+qualified = [f"{s}.{i['name']}" if s and s != "values" else i["name"] for s, i in blanks]
+assert len(blanks) == len(h["answers"]) and len(blanks) >= 20, (len(blanks), len(h["answers"]))
+assert all("value" not in i and "shown" not in i for _, i in blanks), "an answer carries a value"
+first = next(i for s, i in blanks if i["name"] == "d_head")
+assert first["unit"] == "" and first["expects"] == "quantity", first
+unit = {i["name"]: (i["unit"], i["expects"]) for _, i in blanks}
+assert unit["q_proj"] == ("param", "quantity"), unit["q_proj"]      # the dimension's base unit
+assert unit["fp16_gib"] == ("GiB", "quantity"), unit["fp16_gib"]    # the author's `-> GiB`
+assert unit["fits_mi300x"] == ("", "true or false"), unit["fits_mi300x"]
+PY
+passes=$((passes + 1))
 expect_match missing.file 2 'error' err -- "$napkin" handout "$tmp/none.napkin"
 
 
