@@ -201,6 +201,19 @@ struct Stmt {
   std::vector<Column> columns;
 
   Stmt(StmtKind k, Span s) : kind(k), span(s) {}
+
+  // Statements other than records, sweeps and checks keep their parts in
+  // the fields above (so the compiled standard library's format holds
+  // them); these name each part, and passes read them by these names.
+  // `unit NAME prefixes si, iec`: the prefix families.
+  const std::vector<Column>& unit_prefixes() const { return columns; }
+  // `suggest NAME for w1, w2`: the other spellings.
+  const std::vector<Column>& suggested_spellings() const { return columns; }
+  // `solve RECORD for INPUT [in LO to HI] (max|min|) where COND`: the
+  // word before `where` ("max", "min", or "where" alone: equal), and the
+  // input with its bracket.
+  const std::string& solve_goal_word() const { return record_kind; }
+  const SweepVar& solve_input() const { return sweep_vars.at(0); }
 };
 
 // The most a check may be worth (more is E0101 at the number): a grader's

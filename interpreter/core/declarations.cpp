@@ -38,7 +38,7 @@ void check_suggestion(Interpreter& in, Module& m, const ast::Stmt& st) {
     d.help = "`suggest NAME for WORD` names a let, fn or record that this file defines or imports";
     throw Error(std::move(d));
   }
-  for (const ast::Column& w : st.columns)
+  for (const ast::Column& w : st.suggested_spellings())
     if (w.name == st.name || in.find_binding(&m, w.name)) {
       Diagnostic d;
       d.code = codes::suggest_defined;
@@ -53,10 +53,11 @@ void check_suggestion(Interpreter& in, Module& m, const ast::Stmt& st) {
 
 UnitPrefixes unit_prefixes(const UnitTable& units, const ast::Stmt& st) {
   UnitPrefixes out;
-  out.si = !st.value && st.columns.empty();
+  const auto& prefixes = st.unit_prefixes();
+  out.si = !st.value && prefixes.empty();
   bool none = false;
-  for (std::size_t i = 0; i < st.columns.size(); ++i) {
-    const ast::Column& c = st.columns[i];
+  for (std::size_t i = 0; i < prefixes.size(); ++i) {
+    const ast::Column& c = prefixes[i];
     bool& on = c.name == "si" ? out.si : c.name == "iec" ? out.iec : none;
     if (on || (i > 0 && (c.name == "none" || none))) {
       Diagnostic d;
@@ -91,7 +92,7 @@ void declare_words(Interpreter& in, Module& m) {
 void add_spellings(const Module& m, std::vector<Spelling>& out) {
   for (const auto& st : m.ast.statements)
     if (st.kind == ast::StmtKind::Suggest)
-      for (const ast::Column& w : st.columns) out.push_back({w.name, st.name});
+      for (const ast::Column& w : st.suggested_spellings()) out.push_back({w.name, st.name});
 }
 
 }  // namespace napkin

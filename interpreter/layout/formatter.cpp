@@ -130,24 +130,26 @@ class Formatter {
       }
       case StmtKind::Unit: {
         std::string head = "unit " + st.name;
-        for (std::size_t i = 0; i < st.columns.size(); ++i) head += (i ? ", " : " prefixes ") + st.columns[i].name;
+        const auto& prefixes = st.unit_prefixes();
+        for (std::size_t i = 0; i < prefixes.size(); ++i) head += (i ? ", " : " prefixes ") + prefixes[i].name;
         if (!st.value) return add({{0, head}}, blank);
         return add(lay_out(0, head + " = ", *st.value), blank);
       }
       case StmtKind::Dimension: return add({{0, "dimension " + quoted(st.name) + " = " + st.fields.at(0).type.text}}, blank);
       case StmtKind::Suggest: {
         std::string t = "suggest " + st.name + " for ";
-        for (std::size_t i = 0; i < st.columns.size(); ++i) t += (i ? ", " : "") + st.columns[i].name;
+        const auto& words = st.suggested_spellings();
+        for (std::size_t i = 0; i < words.size(); ++i) t += (i ? ", " : "") + words[i].name;
         return add({{0, t}}, blank);
       }
       case StmtKind::Record: return add(lay_out(0, st.record_kind + " " + st.name + " = ", *st.value), blank);
       case StmtKind::Check: return add({{0, check(st)}}, blank);
       case StmtKind::Sweep: return add(sweep(st), blank);
       case StmtKind::Solve: {
-        const ast::SweepVar& v = st.sweep_vars.at(0);
+        const ast::SweepVar& v = st.solve_input();
         std::string head = "solve " + st.name + " for " + v.name;
         if (v.values) head += " in " + print(*v.values);
-        head += st.record_kind == "where" ? " where " : " " + st.record_kind + " where ";
+        head += st.solve_goal_word() == "where" ? " where " : " " + st.solve_goal_word() + " where ";
         return add(lay_out(0, head, *st.value), blank);
       }
     }

@@ -30,11 +30,11 @@ std::vector<SolveReport> solve_statements(Interpreter& in, Module* m, int depth)
   std::vector<SolveReport> out;
   for (const auto& st : m->ast.statements) {
     if (st.kind != ast::StmtKind::Solve) continue;
-    const ast::SweepVar& v = st.sweep_vars.at(0);
+    const ast::SweepVar& v = st.solve_input();
     SolveSpec spec;
     spec.record = st.name;
     spec.input = v.name;
-    spec.goal = solve_goal_named(st.record_kind);
+    spec.goal = solve_goal_named(st.solve_goal_word());
     spec.condition = std::string(st.value->span.text());
     spec.condition_node = st.value.get();
     if (v.values) {

@@ -251,7 +251,7 @@ void write_module(std::ostream& out, const Module& m) {
       units.push_back(code(s.value ? s.name + " = " + print_expr(*s.value) : s.name));
     if (s.kind == ast::StmtKind::Dimension) dimensions.push_back(code(s.fields.at(0).type.text) + " (" + s.name + ")");
     if (s.kind == ast::StmtKind::Suggest)
-      for (const auto& w : s.columns) spellings.push_back(code(w.name) + " → " + code(s.name));
+      for (const auto& w : s.suggested_spellings()) spellings.push_back(code(w.name) + " → " + code(s.name));
   }
   auto list = [](const std::vector<std::string>& v) {
     std::string r;
