@@ -19,5 +19,9 @@ inline int display_width(std::string_view s) { return static_cast<int>(code_poin
 inline std::string pad_right(const std::string& s, int width) {
   return s + std::string(static_cast<std::size_t>(std::max(0, width - display_width(s))), ' ');
 }
+inline std::string pad_right(const std::string& s, std::size_t width) {
+  const std::size_t n = code_points(s);
+  return s + std::string(width > n ? width - n : 0, ' ');
+}
 
 }  // namespace napkin

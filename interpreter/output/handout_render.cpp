@@ -33,12 +33,6 @@ std::string points(const HandoutItem& it) {
   return fmt::format("[{} point{}]", it.points, it.points == 1 ? "" : "s");
 }
 
-// ---- text -------------------------------------------------------------------
-
-std::size_t width(const std::string& s) {
-  return code_points(s);
-}
-
 }  // namespace
 
 std::string handout_text(const Handout& h) {
@@ -56,7 +50,7 @@ std::string handout_text(const Handout& h) {
       }
       std::size_t end = i, pad = 0;
       for (; end < s.items.size() && s.items[end].kind != Kind::Question; ++end)
-        pad = std::max(pad, width(s.items[end].name));
+        pad = std::max(pad, code_points(s.items[end].name));
       for (; i < end; ++i) {
         const HandoutItem& it = s.items[i];
         std::string line = "    " + it.name;
@@ -65,7 +59,7 @@ std::string handout_text(const Handout& h) {
           for (const auto& [name, value] : it.figures) out += clean("      " + name + " = " + text(value)) + "\n";
           continue;
         }
-        line += std::string(pad - width(it.name), ' ') + " = ";
+        line += std::string(pad - code_points(it.name), ' ') + " = ";
         if (it.kind == Kind::Answer) {
           line += "____________";
           if (!expected(it).empty()) line += " " + expected(it);

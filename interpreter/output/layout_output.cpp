@@ -131,11 +131,6 @@ std::vector<std::string> heads(const LayoutResult& res) {
   return h;
 }
 
-// Terminal width of a UTF-8 string: its code points.
-std::size_t width(const std::string& s) {
-  return code_points(s);
-}
-
 }  // namespace
 
 std::string layout_text(const Interpreter& in, const LayoutResult& r, std::size_t top) {
@@ -151,11 +146,11 @@ std::string layout_text(const Interpreter& in, const LayoutResult& r, std::size_
   for (std::size_t i = 0; i < n; ++i) rows.push_back(row_cells(in, r, r.ranked[i], i + 1));
   std::vector<std::size_t> w(rows[0].size(), 0);
   for (const auto& row : rows)
-    for (std::size_t j = 0; j < row.size(); ++j) w[j] = std::max(w[j], width(row[j]));
+    for (std::size_t j = 0; j < row.size(); ++j) w[j] = std::max(w[j], code_points(row[j]));
   s += "\n";
   for (const auto& row : rows) {
     std::string line = " ";
-    for (std::size_t j = 0; j < row.size(); ++j) line += " " + std::string(w[j] - width(row[j]), ' ') + row[j];
+    for (std::size_t j = 0; j < row.size(); ++j) line += " " + std::string(w[j] - code_points(row[j]), ' ') + row[j];
     s += line + "\n";
   }
   if (auto line = not_chosen_line(in, r); !line.empty()) s += "\n" + line + "\n";

@@ -34,13 +34,6 @@ json value_json(const Interpreter& in, const Value& v) {
   return j;
 }
 
-std::size_t width(const std::string& s) { return static_cast<std::size_t>(display_width(s)); }
-
-std::string pad(const std::string& s, std::size_t w) {
-  const std::size_t n = width(s);
-  return s + std::string(w > n ? w - n : 0, ' ');
-}
-
 }  // namespace
 
 std::string elasticity_text(const SensitivityInput& i) {
@@ -112,11 +105,11 @@ std::string sensitivity_text(Interpreter& in, const SensitivityResult& r) {
   }
   std::array<std::size_t, 5> w{};
   for (const auto& row : rows)
-    for (std::size_t c = 0; c < cols; ++c) w[c] = std::max(w[c], width(row[c]));
+    for (std::size_t c = 0; c < cols; ++c) w[c] = std::max(w[c], code_points(row[c]));
   if (r.inputs.empty()) rows.clear();  // nothing ranked: no table; the lines below say why
   for (const auto& row : rows) {
     std::string line = "  ";
-    for (std::size_t c = 0; c + 1 < cols; ++c) line += pad(row[c], w[c]) + "  ";
+    for (std::size_t c = 0; c + 1 < cols; ++c) line += pad_right(row[c], w[c]) + "  ";
     line += row[cols - 1];
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";

@@ -16,10 +16,6 @@
 namespace napkin {
 namespace {
 
-std::size_t width(std::string_view s) {
-  return code_points(s);
-}
-
 std::string shown(const Interpreter& in, const SweepCell& c) {
   if (!c.ok && c.needs.empty()) return error_tag(c.error);  // the point failed
   if (!c.ok) return "needs " + c.needs;
@@ -68,7 +64,7 @@ CellTexts format_cells(const Interpreter& in, const SweepResult& s, std::vector<
       const std::string cell = shown(in, c);
       t.text += cell;
       t.ends.push_back(t.text.size());
-      const std::size_t cw = width(cell);
+      const std::size_t cw = code_points(cell);
       t.width.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(cw, UINT32_MAX)));
       if (widths) (*widths)[i] = std::max((*widths)[i], cw);
       if (numeric && c.ok && c.value.kind != Value::Kind::Quantity) (*numeric)[i] = false;
@@ -81,7 +77,7 @@ CellTexts format_cells(const Interpreter& in, const SweepResult& s, std::vector<
 std::string sweep_text(const Interpreter& in, const SweepResult& s) {
   const auto h = header(s);
   std::vector<std::size_t> w(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) w[i] = width(h[i]);
+  for (std::size_t i = 0; i < h.size(); ++i) w[i] = code_points(h[i]);
   std::vector<bool> numeric(h.size(), true);
   const CellTexts cells = format_cells(in, s, &w, &numeric);
   std::string out = fmt::format("sweep {}\n", s.title());
@@ -99,7 +95,7 @@ std::string sweep_text(const Interpreter& in, const SweepResult& s) {
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += '\n';
   };
-  for (std::size_t i = 0; i < h.size(); ++i) pad(h[i], width(h[i]), i);
+  for (std::size_t i = 0; i < h.size(); ++i) pad(h[i], code_points(h[i]), i);
   end_line();
   for (std::size_t r = 0, k = 0; r < s.row_count(); ++r) {
     for (std::size_t i = 0; i < h.size(); ++i, ++k) pad(cells.at(k), cells.width[k], i);

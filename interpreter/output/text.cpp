@@ -11,18 +11,12 @@
 namespace napkin {
 namespace {
 
-std::size_t width(const std::string& s) {
-  return code_points(s);
-}
-
-std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
-
 // A derivation's line after `lead`, broken at its operators where it would
 // pass kPage columns, each further line indented two past the formula's start
 // (never to less than kNarrowest columns of formula).
 constexpr std::size_t kPage = 100, kNarrowest = 60;
 std::string wrapped_line(const std::string& lead, const Term& t) {
-  const std::size_t at = width(lead);
+  const std::size_t at = code_points(lead);
   const std::size_t room = std::max(kNarrowest, kPage > at + 2 ? kPage - at - 2 : 0);
   const auto lines = wrapped_text(t, room);
   std::string out = lead + lines[0];
@@ -31,7 +25,7 @@ std::string wrapped_line(const std::string& lead, const Term& t) {
 }
 
 void field_lines(const FieldReport& f, std::size_t name_width, const std::string& indent, bool steps, std::string& out) {
-  const std::string head = indent + pad(f.name, name_width) + " = ";
+  const std::string head = indent + pad_right(f.name, name_width) + " = ";
   if (!f.ok) {
     if (f.error)
       out += head + error_line(*f.error) + "\n";
@@ -52,7 +46,7 @@ void field_lines(const FieldReport& f, std::size_t name_width, const std::string
   for (const auto& c : f.derivation.calls) {
     const auto inner = derivation_lines(*c.derivation);
     const std::string where = indent + std::string(name_width, ' ') + "   where " + c.label + " = ";
-    const std::string more = std::string(width(where) - 2, ' ') + "= ";
+    const std::string more = std::string(code_points(where) - 2, ' ') + "= ";
     for (std::size_t i = 0; i < inner.size(); ++i) out += wrapped_line(i == 0 ? where : more, inner[i]) + "\n";
   }
 }
@@ -101,11 +95,11 @@ std::string report_text(const Interpreter& in, const Report& r, const TextOption
   bool prev_let = false;
   std::size_t let_width = 0;
   for (const auto& s : r.sections)
-    if (s.kind == SectionKind::lets) let_width = std::max(let_width, width(s.name));
+    if (s.kind == SectionKind::lets) let_width = std::max(let_width, code_points(s.name));
   for (const auto& s : r.sections) {
     if (s.kind == SectionKind::lets) {
       if (!first && !prev_let) out += "\n";
-      field_lines(s.fields[0], opts.steps ? width(s.name) : let_width, "", opts.steps, out);
+      field_lines(s.fields[0], opts.steps ? code_points(s.name) : let_width, "", opts.steps, out);
       prev_let = true;
       first = false;
       continue;
@@ -120,8 +114,8 @@ std::string report_text(const Interpreter& in, const Report& r, const TextOption
     else
       out += fmt::format("{} {}\n", s.keyword, s.name);
     std::size_t w = 0;
-    for (const auto& f : s.fields) w = std::max(w, width(f.name));
-    for (const auto& f : s.fields) field_lines(f, opts.steps ? width(f.name) : w, "  ", opts.steps, out);
+    for (const auto& f : s.fields) w = std::max(w, code_points(f.name));
+    for (const auto& f : s.fields) field_lines(f, opts.steps ? code_points(f.name) : w, "  ", opts.steps, out);
   }
   for (const auto& sw : r.sweeps) {
     if (!first) out += "\n";
