@@ -9,32 +9,11 @@
 
 #include "grammar/text_width.hpp"
 #include "interpreter/derivation/explain.hpp"
+#include "value_json.hpp"
 
 namespace napkin {
-namespace {
 
 using json = nlohmann::ordered_json;
-
-json value_json(const Interpreter& in, const Value& v) {
-  json j;
-  if (v.kind == Value::Kind::Quantity) {
-    j["si"] = unsigned_zero(v.samples ? v.samples->summary().p50 : v.q.v);
-    j["unit"] = v.q.dim.dimensionless() ? std::string() : in.units().format(v.q.dim);
-    if (v.samples) {
-      const RangeSummary& q = v.samples->summary();
-      j["range"] = {{"p5", q.p5}, {"p50", q.p50}, {"p95", q.p95}, {"mean", q.mean}, {"sd", q.sd},
-                    {"samples", v.samples->v.size()}};
-    }
-  } else if (v.kind == Value::Kind::Bool) {
-    j["value"] = v.b;
-  } else {
-    j["value"] = in.show(v);
-  }
-  j["display"] = in.show(v);
-  return j;
-}
-
-}  // namespace
 
 std::string elasticity_text(const SensitivityInput& i) {
   if (!i.ok) return "-";
