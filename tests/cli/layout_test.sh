@@ -100,10 +100,17 @@ expect_match layout.negative_efficiency 2 "^$tmp/bad.napkin:8:93: error\\[E0203\
 # carry ep. A dense plan shows no ep unless --ep names one, and an ep the
 # model cannot split into is reported as not valid.
 held=bench/validation/held_back.napkin
-expect_match layout.moe.first 0 '^  1  1 16   1  1  64 128           1    1 selective ' out -- "$napkin" layout "$held" deepseek
-expect_in layout.moe.head "$tmp/out" '^  # tp pp vpp cp  ep  dp micro_batch zero '
+"$napkin" layout "$held" deepseek --format json >"$tmp/moe.json"
+if python3 -c '
+import json, sys
+best = json.load(open(sys.argv[1]))["ranked"][0]
+sys.exit(0 if (best["tp"], best["pp"], best["vpp"], best["cp"], best["ep"], best["dp"]) == (1, 16, 1, 1, 64, 128) else 1)' "$tmp/moe.json"; then
+  passes=$((passes + 1))
+else
+  echo "FAIL layout.moe.first: DeepSeek-V3's published layout is not ranked first"; failures=$((failures + 1))
+fi
+expect_match layout.moe.head 0 '^  # tp pp vpp cp +ep +dp micro_batch zero ' out -- "$napkin" layout "$held" deepseek
 expect_in layout.moe.degrees "$tmp/out" '^why each loses to #1 \(tp 1 · pp 16 · vpp 1 · cp 1 · ep 64 · dp 128 · micro_batch 1 '
-expect_match layout.moe.json 0 '"ep": 64' out -- "$napkin" layout "$held" deepseek --format json
 expect_no_match layout.dense.no_ep 0 ' ep ' out -- "$napkin" layout "$f" plan "${two[@]}"
 expect_match layout.dense.ep_named 0 '^  not valid: 1 ep does not divide the experts or dp·cp \(e\.g\. tp 8 · pp 4 · vpp 1 · cp 1 · ep 2 · dp 16 ' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --vpp 1 --ep 1,2
 finish
