@@ -134,7 +134,7 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
     if (!a.threshold.empty() && !parse_threshold(a.threshold, threshold))
       fail(codes::usage, fmt::format("--threshold {} is not a fraction or a percentage such as 0.1%", a.threshold));
   } catch (const Error& e) {
-    return failed(e.diagnostic());
+    return stopped_by(c, e.diagnostic());
   }
   // Both versions' interpreters outlive the command when the process ends
   // with it: taking apart two files of 100,000 fields was a tenth of the run.
@@ -175,7 +175,7 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
       r.code = d.anything_moved() ? 1 : 0;
     }
   } catch (...) {
-    r = failed(diagnose(std::current_exception()));
+    r = stopped_by(c, diagnose(std::current_exception()));
   }
   if (c.process_ends) {
     std::vector<std::unique_ptr<Interpreter>> both;

@@ -34,6 +34,10 @@ struct Common {
   // The process ends once this command's output is written (the `napkin`
   // command sets it): its interpreter need not be taken apart first.
   bool process_ends = false;
+  // The command writes JSON (--format json, or a format written from it):
+  // an error that stops it is a document too, {"errors": [...]}, on stdout
+  // beside its text on stderr (dispatch sets it).
+  bool json_document = false;
   // A restricted run (docs/grading.md): imports stay in the folder of
   // `root_file`, `measure(...)` runs no probe; main.cpp sets the bounds.
   bool restricted = false;

@@ -50,12 +50,35 @@ Result run_guarded(Interpreter& in, F&& body, std::size_t memory_limit = 0, Diag
   }
 }
 
+// An error that stopped a command: its text, and for a command that writes
+// JSON (c.json_document) the document of it too.
+inline Result stopped_by(const Common& c, const Diagnostic& d) {
+  Result r = failed(d);
+  if (c.json_document) r.out = failed_json(d);
+  return r;
+}
+
 // Runs `body` with a fresh interpreter. The interpreter outlives the error,
-// whose spans point into the files it loaded.
+// whose spans point into the files it loaded. A command that writes JSON
+// (c.json_document) and is stopped by an error writes it as a document,
+// so that a face reads it as data.
 template <typename F>
 Result guarded(const Common& c, F&& body, Diagnostic* error = nullptr) {
   auto in = std::make_unique<Interpreter>(options(c));
-  Result r = run_guarded(*in, std::forward<F>(body), c.restricted ? c.memory_limit : 0, error);
+  Diagnostic stopped;
+  stopped.code = Code::internal;
+  bool was_stopped = false;
+  Result r = run_guarded(
+      *in,
+      [&](Interpreter& i) {
+        was_stopped = true;  // until body returns
+        Result done = body(i);
+        was_stopped = false;
+        return done;
+      },
+      c.restricted ? c.memory_limit : 0, &stopped);
+  if (error && was_stopped) *error = stopped;
+  if (was_stopped && r.out.empty()) r = stopped_by(c, stopped);
   if (c.process_ends) leave_for_exit(std::move(in));
   return r;
 }

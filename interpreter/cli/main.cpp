@@ -480,6 +480,7 @@ int dispatch(State& st) {
     stop_documents_as(from_document, title, format);
   }
   Common& common = st.common;
+  common.json_document = chosen->format && *chosen->format == Format::json;
   if (common.restricted)
     bound_run(common.time_limit, common.memory_limit,
               chosen->document_when_stopped(from_document ? Format::json : format));

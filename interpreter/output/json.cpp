@@ -51,7 +51,7 @@ std::string report_json(const Interpreter& in, const Report& r) {
 
 std::string unloaded_report_json(const Diagnostic& d) { return json_document(unloaded_report_tree(d)); }
 
-std::string explain_failed_json(const Diagnostic& d) {
+std::string failed_json(const Diagnostic& d) {
   return json_document(nlohmann::ordered_json{{"errors", nlohmann::ordered_json::array({error_json(error_info(d))})}});
 }
 

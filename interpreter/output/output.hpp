@@ -52,9 +52,10 @@ std::string report_toml(const Interpreter& in, const Report& r);
 std::string explain_markdown(const ExplainNode& root, bool flat = false);
 std::string explain_latex(const ExplainNode& root, bool flat = false);
 std::string explain_json(const ExplainNode& root);
-// What explain writes as JSON when it has no tree (the file or the name
-// failed): {"errors": [the error, as run's errors are]}.
-std::string explain_failed_json(const Diagnostic& d);
+// What a command that writes JSON writes when an error stopped it before
+// it had its own document (explain's file or name failed, layout's plan is
+// no plan): {"errors": [the error, as run's errors are]}.
+std::string failed_json(const Diagnostic& d);
 std::string explain_toml(const ExplainNode& root);
 
 }  // namespace napkin

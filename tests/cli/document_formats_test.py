@@ -116,6 +116,32 @@ refused = napkin_run(["eval", "1 + 1", "--format", "html"])
 if refused.returncode != 2 or "error[E0800]" not in refused.stderr:
     fail("eval", f"--format html is not refused as a usage error (exit {refused.returncode})")
 
+# A command stopped by an error before it had its own document writes the
+# error as one, {"errors": [...]}, exit 2, and the page says it too.
+MISSING = "/nonexistent/plan.napkin"
+STOPPED = {
+    "explain": (["explain", "examples/basics.napkin", "no_such_name"], "E0300"),
+    "sweep": (["sweep", MISSING], "E0602"),
+    "quick": (["quick", "--model", "no_such_model", "--gpu", "h100_sxm"], "E0800"),
+    "diff": (["diff", MISSING, "examples/basics.napkin"], "E0602"),
+    "grade": (["grade", MISSING, "examples/basics.napkin"], "E0602"),
+    "solve": (["solve", MISSING, "decode", "--for", "batch", "--max", "fits"], "E0602"),
+    "sensitivity": (["sensitivity", "examples/basics.napkin", "no_such.field"], "E0300"),
+    "handout": (["handout", MISSING], "E0602"),
+    "layout": (["layout", "examples/uncertain_decode.napkin", "decode"], "E0800"),  # a record that is no plan
+}
+for name, (args, code) in STOPPED.items():
+    done = napkin_run(args + ["--format", "json"])
+    try:
+        errors = json.loads(done.stdout)["errors"]
+    except (ValueError, KeyError, TypeError):
+        errors = None
+    if done.returncode != 2 or not errors or errors[0]["code"] != code or f"error[{code}]" not in done.stderr:
+        fail(f"stopped {name}", f"exit {done.returncode}, want 2 and {{\"errors\": [{code}]}}: {done.stdout[:60]!r}")
+    page = napkin_run(args + ["--format", "html"])
+    if page.returncode != 2 or not page.stdout.startswith("<!DOCTYPE html>") or code not in page.stdout:
+        fail(f"stopped {name} html", f"exit {page.returncode}, no page naming {code}")
+
 # A restricted run stopped by its time limit writes its stop document as
 # the page too, never the JSON it ran for.
 for name in ("run", "check"):
