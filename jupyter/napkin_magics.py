@@ -1,8 +1,9 @@
 """The kernel's magics: a line that starts with % runs a napkin command on
 the notebook's file (every cell run so far, this one included). A command
 that fails shows its errors from data where it writes JSON (`explain
---format json`), in cell terms; `plot` and `handout` write no document of
-their errors, and show napkin's message as napkin wrote it."""
+--format json`, `handout --format json`), in cell terms; `plot` writes no
+document of its errors, and shows napkin's message as napkin wrote it, as
+does any command whose options napkin refused before it ran."""
 import json
 import shlex
 
@@ -72,7 +73,7 @@ def run_magic(kernel, line, silent):
         if not silent:
             kernel.show_svg(svg, args[0])
     elif name == "handout":
-        text = command(kernel, ["handout", "{file}"] + args, file)
+        text = command(kernel, ["handout", "{file}"] + args, file, ["handout", "{file}", "--format", "json"])
         if not silent:
             kernel.show(text, text)
 
@@ -80,9 +81,9 @@ def run_magic(kernel, line, silent):
 def command(kernel, args, file, as_json=None):
     """napkin ARGS: its standard output, or the cell's error. Where the command
     writes JSON, `as_json` (the same command with --format json) gives the
-    errors as data, laid out in cell terms; otherwise (`handout`, whose JSON is
-    the sheet, never its errors) the cell shows napkin's message as napkin
-    wrote it."""
+    errors as data, laid out in cell terms; where it has none (options napkin
+    refused before running) the cell shows napkin's message as napkin wrote
+    it."""
     done = kernel.runner.run(args, file.text)
     if done.rc == 0:
         return done.out
