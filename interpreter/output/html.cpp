@@ -30,11 +30,16 @@ std::string lines(std::string_view s) {
   return fmt::format("<pre>{}</pre>", xml_text(s, true));
 }
 
-void put(std::string& out, const json& v);
+// Deeper than this, the rest of a value is shown as its JSON text: an
+// explain tree follows a chain of a thousand values, and nested lists that
+// deep are no help to a reader (nor to the stack).
+constexpr int kMaxDepth = 64;
+
+void put(std::string& out, const json& v, int depth = 0);
 
 // A value with a display: the display, and what else it carries (its si
 // figure, unit, formula, derivation) folded beneath it.
-bool put_displayed(std::string& out, const json& v) {
+bool put_displayed(std::string& out, const json& v, int depth) {
   auto display = v.find("display");
   if (display == v.end() || !display->is_string()) return false;
   out += fmt::format("<span class=\"value\">{}</span>", text(display->get<std::string>()));
@@ -43,7 +48,7 @@ bool put_displayed(std::string& out, const json& v) {
     if (k != "display") rest[k] = x;
   if (!rest.empty()) {
     out += "<details><summary>more</summary>";
-    put(out, rest);
+    put(out, rest, depth + 1);
     out += "</details>";
   }
   return true;
@@ -51,7 +56,7 @@ bool put_displayed(std::string& out, const json& v) {
 
 // A list whose every item is an object: a table, one column per key in
 // the order the keys first appear.
-bool put_table(std::string& out, const json& list) {
+bool put_table(std::string& out, const json& list, int depth) {
   std::vector<std::string> columns;
   for (const auto& row : list) {
     if (!row.is_object()) return false;
@@ -65,7 +70,7 @@ bool put_table(std::string& out, const json& list) {
     out += "<tr>";
     for (const auto& c : columns) {
       out += "<td>";
-      if (auto cell = row.find(c); cell != row.end()) put(out, *cell);
+      if (auto cell = row.find(c); cell != row.end()) put(out, *cell, depth + 1);
       out += "</td>";
     }
     out += "</tr>\n";
@@ -74,10 +79,14 @@ bool put_table(std::string& out, const json& list) {
   return true;
 }
 
-void put(std::string& out, const json& v) {
+void put(std::string& out, const json& v, int depth) {
+  if (depth > kMaxDepth && (v.is_object() || v.is_array())) {
+    out += fmt::format("<pre>{}</pre>", xml_text(v.dump()));
+    return;
+  }
   switch (v.type()) {
     case json::value_t::object:
-      if (put_displayed(out, v)) return;
+      if (put_displayed(out, v, depth)) return;
       if (v.empty()) {
         out += "<em>none</em>";
         return;
@@ -85,7 +94,7 @@ void put(std::string& out, const json& v) {
       out += "<dl>\n";
       for (const auto& [k, x] : v.items()) {
         out += fmt::format("<dt>{}</dt><dd>", text(k));
-        put(out, x);
+        put(out, x, depth + 1);
         out += "</dd>\n";
       }
       out += "</dl>";
@@ -95,11 +104,11 @@ void put(std::string& out, const json& v) {
         out += "<em>none</em>";
         return;
       }
-      if (put_table(out, v)) return;
+      if (put_table(out, v, depth)) return;
       out += "<ul>\n";
       for (const auto& x : v) {
         out += "<li>";
-        put(out, x);
+        put(out, x, depth + 1);
         out += "</li>\n";
       }
       out += "</ul>";

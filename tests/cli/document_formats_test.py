@@ -48,11 +48,13 @@ class Page(html.parser.HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.open, self.problems, self.text, self.tags = [], [], [], []
+        self.deepest = 0
 
     def handle_starttag(self, tag, attrs):
         self.tags.append(tag)
         if tag not in self.VOID:
             self.open.append(tag)
+            self.deepest = max(self.deepest, len(self.open))
 
     def handle_endtag(self, tag):
         if not self.open or self.open[-1] != tag:
@@ -151,6 +153,19 @@ for name in ("run", "check"):
         fail(f"stopped {name}", f"not stopped by the time limit (exit {stopped.returncode})")
     elif not stopped.stdout.startswith("<!DOCTYPE html>\n") or "E0703" not in stopped.stdout:
         fail(f"stopped {name}", "the stop document is not a page naming E0703: " + stopped.stdout[:40])
+
+# A derivation a thousand levels deep (explain of a chain of lets) is a
+# page whose elements nest a bounded depth: past 64 levels of the document
+# the rest is its JSON text.
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "chain.napkin")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("let a0 = 1 B\n" + "".join(f"let a{i} = a{i - 1} + 1 B\n" for i in range(1, 900)))
+    done = napkin_run(["explain", path, "a899", "--depth", "100000", "--format", "html"])
+    page = Page()
+    page.feed(done.stdout)
+    if done.returncode != 0 or page.problems or page.open or not 50 < page.deepest <= 400:
+        fail("deep explain", f"exit {done.returncode}, elements nested {page.deepest} deep, {page.problems[:2]}")
 
 # Text from a file is text on the page: markup and controls in a string
 # and a failing check's message cannot write elements or reach the terminal.
