@@ -38,10 +38,11 @@ expect_match run.failed_check_exit_1 1 '^✓ check s.t ≈ 8 ms within 1%' out -
 expect_match run.steps 1 '= 16 GB / \(2 TB/s\)' out -- "$napkin" run "$tmp/plan.napkin" --steps
 expect_match explain.tree 0 '└── h.bw = 2 TB/s' out -- "$napkin" explain "$tmp/plan.napkin" s.t
 expect_match explain.expression 0 '= 8 ms' out -- "$napkin" explain "$tmp/plan.napkin" 's.t * 1'
-expect_match json.shape 1 '"s.t": \{' out -- "$napkin" run "$tmp/plan.napkin" --format json
-expect_match json.si 1 '"si": 0.008' out -- "$napkin" run "$tmp/plan.napkin" --format json
-expect_match json.unit 1 '"unit": "s"' out -- "$napkin" run "$tmp/plan.napkin" --format json
-expect_match json.checks 1 '"passed": false' out -- "$napkin" run "$tmp/plan.napkin" --format json
+# 16 GB / (2 TB/s) = 8 ms, as data: the value in SI units, its unit, and
+# the two checks, the first passing and the second not.
+expect_json json.si 1 'd["values"]["s.t"]["si"] == 0.008 and d["values"]["s.t"]["unit"] == "s"' -- \
+  "$napkin" run "$tmp/plan.napkin" --format json
+expect_json json.checks 1 '[c["passed"] for c in d["checks"]] == [True, False]' -- "$napkin" run "$tmp/plan.napkin" --format json
 
 cat >"$tmp/partial.napkin" <<'NAPKIN'
 import "std/hardware"

@@ -37,7 +37,8 @@ expect_match run.ok_field_kept 2 '^  ok = 3$' out -- "$napkin" run "$tmp/broken.
 expect_match run.failed_marked 2 '^z = error\[E0400\]: division by zero \(.*broken.napkin:4\)$' out -- "$napkin" run "$tmp/broken.napkin"
 expect_match run.all_errors 2 'broken.napkin:7:7: error\[E0303\]' err -- "$napkin" run "$tmp/broken.napkin"
 expect_match run.first_error 2 'broken.napkin:3:17: error\[E0300\]' err -- "$napkin" run "$tmp/broken.napkin"
-expect_match run.json_error 2 '"code": "E0400"' out -- "$napkin" run "$tmp/broken.napkin" --format json
+expect_json run.json_error 2 '"E0400" in [e["code"] for e in d["errors"]] and d["values"]["z"]["error"]["code"] == "E0400"' -- \
+  "$napkin" run "$tmp/broken.napkin" --format json
 
 # 4. Unit exponents never wrap.
 expect_match exponent.mul 2 'error\[E0209\]' err -- "$napkin" eval '1 B^64 * 1 B^64 * 1 B^64 * 1 B^64 + 1'

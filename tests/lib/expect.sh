@@ -7,6 +7,7 @@
 #                                                  STREAM (out or err) matches
 #                                                  the extended regex PATTERN
 #   expect_status NAME EXIT -- COMMAND...          only the exit status
+#   expect_json NAME EXIT EXPR -- COMMAND...       stdout is JSON and EXPR holds of it
 #   expect_in NAME FILE PATTERN                    FILE matches PATTERN
 #   expect_order NAME FILE FIRST SECOND            FIRST on an earlier line
 failures=0
@@ -58,6 +59,27 @@ expect_match() {
     failures=$((failures + 1))
   else
     passes=$((passes + 1))
+  fi
+}
+
+# expect_json NAME CODE EXPR -- COMMAND...: exits CODE, stdout is one JSON
+# document, and the Python expression EXPR holds of it, the document bound
+# to `d` (`d["values"]["s.t"]["si"] == 0.008`): a figure checked as data,
+# where a pattern over the text would pass on a match anywhere in it.
+expect_json() {
+  local name=$1 code=$2 expr=$3
+  shift 4
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -eq "$code" ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2], {"d": d, "any": any, "all": all, "len": len, "abs": abs}) else 1)' "$tmp/out" "$expr" 2>>"$tmp/err"; then
+    passes=$((passes + 1))
+  else
+    echo "FAIL $name: exit $rc (want $code), or the document does not hold: $expr"
+    show_output "$tmp/out" "$tmp/err"
+    failures=$((failures + 1))
   fi
 }
 
