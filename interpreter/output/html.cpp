@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,7 +64,7 @@ bool put_table(std::string& out, const json& list, int depth) {
     for (const auto& [k, x] : row.items())
       if (std::find(columns.begin(), columns.end(), k) == columns.end()) columns.push_back(k);
   }
-  out += "<table>\n<thead><tr>";
+  out += "<div class=\"table\"><table>\n<thead><tr>";
   for (const auto& c : columns) out += fmt::format("<th>{}</th>", text(c));
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : list) {
@@ -75,7 +76,7 @@ bool put_table(std::string& out, const json& list, int depth) {
     }
     out += "</tr>\n";
   }
-  out += "</tbody>\n</table>";
+  out += "</tbody>\n</table></div>";
   return true;
 }
 
@@ -115,7 +116,18 @@ void put(std::string& out, const json& v, int depth) {
       return;
     case json::value_t::string: out += lines(v.get<std::string>()); return;
     case json::value_t::null: out += "<em>null</em>"; return;
-    default: out += text(v.dump()); return;  // numbers and booleans as JSON writes them
+    case json::value_t::number_float: {
+      // A whole number a document writes as a double (512.0 GPUs, tp 4.0)
+      // is shown as one; any other as JSON writes it.
+      const double x = v.get<double>();
+      if (std::isfinite(x) && std::trunc(x) == x && std::fabs(x) < 1e15) {
+        out += fmt::format("{}", static_cast<long long>(x));
+        return;
+      }
+      out += text(v.dump());
+      return;
+    }
+    default: out += text(v.dump()); return;  // integers and booleans as JSON writes them
   }
 }
 
@@ -128,6 +140,7 @@ std::string html_page(std::string_view title, const std::string& document) {
       "body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }}\n"
       "dl {{ display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0; }}\n"
       "dt {{ font-weight: 600; }}\ndd {{ margin: 0; }}\n"
+      "div.table {{ overflow-x: auto; }}\n"
       "table {{ border-collapse: collapse; }}\n"
       "th, td {{ border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }}\n"
       "summary {{ color: #555; cursor: pointer; }}\n"

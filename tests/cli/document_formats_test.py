@@ -103,6 +103,9 @@ def page_of(name, args):
     missing = sorted(s for s in said if s.strip() and s not in text)
     if missing:
         fail(name, f"{len(missing)} of the document's strings are not on the page, e.g. {missing[:3]}")
+    # A whole number the JSON writes as a double (512.0 GPUs) shows as one.
+    if name == "layout" and ("<dd>512</dd>" not in as_html.stdout or ">512.0<" in as_html.stdout):
+        fail(name, "512 GPUs are not shown as 512")
     return as_html
 
 
