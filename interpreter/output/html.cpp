@@ -55,12 +55,16 @@ bool put_displayed(std::string& out, const json& v, int depth) {
   return true;
 }
 
-// A list whose every item is an object: a table, one column per key in
-// the order the keys first appear.
+// A list whose every item is a record holding no list: a table, one
+// column per key in the order the keys first appear. A record that holds a
+// list (a handout's section and its items, a question's paragraphs) reads
+// better as definition lists, one after another.
 bool put_table(std::string& out, const json& list, int depth) {
   std::vector<std::string> columns;
   for (const auto& row : list) {
     if (!row.is_object()) return false;
+    for (const auto& [k, x] : row.items())
+      if (x.is_array()) return false;
     for (const auto& [k, x] : row.items())
       if (std::find(columns.begin(), columns.end(), k) == columns.end()) columns.push_back(k);
   }
