@@ -3,11 +3,10 @@
 namespace napkin::cli {
 namespace {
 
+// The parser checked the word: it is one of the table's.
 template <typename E, std::size_t N>
-E named(const std::array<std::pair<E, std::string_view>, N>& table, std::string_view word) {
-  for (const auto& [value, w] : table)
-    if (w == word) return value;
-  return table[0].first;  // not reached: the parser checked the word
+E named(const WordTable<E, N>& table, std::string_view word) {
+  return value_named(table, word).value_or(table[0].first);
 }
 
 // A text, JSON or TOML report lists every check: it is no document to lay out.

@@ -9,36 +9,29 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "word_table.hpp"
 
 namespace napkin::cli {
 
 inline const std::vector<Format> kReportFormats{Format::text, Format::json, Format::toml, Format::markdown, Format::latex};
 
 // Each option's words and what each means, in the order --help lists them.
-inline constexpr std::array<std::pair<StepDepth, std::string_view>, 5> kStepDepthNames{{
+inline constexpr WordTable<StepDepth, 5> kStepDepthNames{{
     {StepDepth::Short, "short"},
     {StepDepth::One, "one"},
     {StepDepth::Factors, "factors"},
     {StepDepth::Flat, "flat"},
     {StepDepth::All, "all"},
 }};
-inline constexpr std::array<std::pair<CheckDisplay, std::string_view>, 3> kCheckDisplayNames{{
+inline constexpr WordTable<CheckDisplay, 3> kCheckDisplayNames{{
     {CheckDisplay::List, "list"},
     {CheckDisplay::Beside, "beside"},
     {CheckDisplay::None, "none"},
 }};
-inline constexpr std::array<std::pair<Brief, std::string_view>, 2> kBriefNames{{
+inline constexpr WordTable<Brief, 2> kBriefNames{{
     {Brief::Lines, "lines"},
     {Brief::Values, "values"},
 }};
-
-// The words of a table: what an option offers as its choices.
-template <typename E, std::size_t N>
-std::vector<std::string> words_of(const std::array<std::pair<E, std::string_view>, N>& table) {
-  std::vector<std::string> out;
-  for (const auto& [value, word] : table) out.emplace_back(word);
-  return out;
-}
 
 inline const std::vector<std::string> kStepDepths = words_of(kStepDepthNames);
 inline const std::vector<std::string> kCheckDisplays = words_of(kCheckDisplayNames);

@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "interpreter/output/document_formats.hpp"
+#include "word_table.hpp"
 
 namespace napkin::cli {
 
 enum class Format { text, json, toml, markdown, latex, junit, gradescope, csv, source, html };
 
-inline constexpr std::array<std::pair<Format, std::string_view>, 10> kFormatNames{{
+inline constexpr WordTable<Format, 10> kFormatNames{{
     {Format::text, "text"},
     {Format::json, "json"},
     {Format::toml, "toml"},
@@ -29,17 +30,9 @@ inline constexpr std::array<std::pair<Format, std::string_view>, 10> kFormatName
     {Format::html, "html"},
 }};
 
-inline std::string_view format_name(Format f) {
-  for (const auto& [k, name] : kFormatNames)
-    if (k == f) return name;
-  return "text";
-}
+inline std::string_view format_name(Format f) { return word_for(kFormatNames, f); }
 
-inline std::optional<Format> format_named(std::string_view name) {
-  for (const auto& [k, n] : kFormatNames)
-    if (n == name) return k;
-  return std::nullopt;
-}
+inline std::optional<Format> format_named(std::string_view name) { return value_named(kFormatNames, name); }
 
 // The names of `formats`, in order: what an option lists as its choices.
 inline std::vector<std::string> format_names(const std::vector<Format>& formats) {
