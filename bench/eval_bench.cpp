@@ -14,7 +14,8 @@ namespace {
 void run(benchmark::State& state, const std::string& path, bool steps) {
   cli::RunArgs args;
   args.file = path;
-  args.steps = steps;
+  // BM_RunSteps: `--steps` as the command line gives it, factors.
+  if (steps) args.steps = StepDepth::Factors;
   for (auto _ : state) {
     cli::Result r = cli::cmd_run(args, cli::Common{});
     if (r.code == 2) {

@@ -31,14 +31,19 @@ for label, xs in (("Narayanan 2021 Table 1", errors["n"]), ("Korthikanti 2022 Ta
     print(f"{label}: mean |error| {100 * sum(xs) / len(xs):.1f}%, worst {100 * max(xs):.1f}%")
 print("calculon on Korthikanti 2022 Table 5: mean |error| 3.65%, worst 8.87%")
 # Where napkin layout ranks each published layout among every layout of
-# its cluster, and how much faster napkin thinks its first choice is.
+# its cluster run with the same software, and how much faster napkin
+# thinks its first choice is.
 print()
 worst = max(every)
 print("run             published layout valid and fits   rank   first choice faster by   top 3 or within worst error")
 for r in runs:
     ok = values[r + ".plan_ok"]["value"]
+    # The software of the run: its ZeRO stage and recomputation, the only
+    # ones the Megatron-LM of its paper had or used.
+    software = ["--zero", str(int(si(r, "zero_stage"))),
+                "--recompute", ("none", "selective", "full")[int(si(r, "recompute"))]]
     out = subprocess.run([os.environ["NAPKIN"], "layout", os.environ["FILE"], r + ".plan", "--format", "json",
-                          "--top", "100000"], capture_output=True, text=True)
+                          "--top", "100000"] + software, capture_output=True, text=True)
     ranked = json.loads(out.stdout)["ranked"] if out.stdout else []
     mine = {k: si(r, k) for k in ("tp", "pp", "vpp", "dp", "micro_batch")}
     rank = next((i + 1 for i, x in enumerate(ranked) if all(x[k] == v for k, v in mine.items()) and x["cp"] == 1

@@ -126,8 +126,11 @@ std::vector<Candidate> candidates(Interpreter& in, Module* m, const LayoutSpec& 
   if (cps.empty()) cps.push_back(number_in(in, m, plan.base, stdlib_names::plan_cp, out.record));
   if (mbs.empty()) mbs = {1, 2, 4, 8, 16};
   if (vpps.empty()) vpps = {1, 2, 3, 4, 6, 8};
-  if (zeros.empty()) zeros = {number_in(in, m, plan.base, stdlib_names::plan_zero_stage, out.record)};
-  if (recomputes.empty()) recomputes = {number_in(in, m, plan.base, stdlib_names::plan_recompute_level, out.record)};
+  // The ZeRO stage and the recomputation are part of the decision: every
+  // one is tried unless the command line names some (a plan's software
+  // that cannot shard its optimizer or recompute is kept by naming it).
+  if (zeros.empty()) zeros = {0, 1, 2, 3};
+  if (recomputes.empty()) recomputes = {0, 1, 2};
   std::vector<double> eps = spec.ep;
   const bool every_ep = eps.empty() && plan.experts > 1;
   if (every_ep)
@@ -270,10 +273,13 @@ void rank(const std::vector<Candidate>& cands, const std::vector<std::vector<dou
     valid.push_back(r);
   }
   // Ties in step time: a layout that fits first, so one that does not is
-  // never named as faster than the chosen one; then the order tried.
+  // never named as faster than the chosen one; then the one that needs
+  // less memory (ZeRO stages whose traffic is hidden alike); then the
+  // order tried.
   auto faster = [](const LayoutRow& a, const LayoutRow& b) {
     if (a.step_time != b.step_time) return a.step_time < b.step_time;
     if (a.fits != b.fits) return a.fits;
+    if (a.memory != b.memory) return a.memory < b.memory;
     return a.order < b.order;
   };
   std::sort(valid.begin(), valid.end(), faster);

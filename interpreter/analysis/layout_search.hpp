@@ -7,7 +7,8 @@
 // stages, a micro-batch, a ZeRO stage and a recomputation level; data parallelism takes the GPUs
 // they leave. The candidates are enumerated here (degrees whose product is
 // the cluster's GPUs, tp no larger than a scale-up domain unless the plan
-// says otherwise, pp up to the layers, micro-batches dividing the batch);
+// says otherwise, pp up to the layers, micro-batches dividing the batch,
+// every ZeRO stage and recomputation level);
 // whether one is a layout the model can run (layout_ok, and the reason
 // when it is not) and every formula that prices it are the plan's own,
 // evaluated by the compiled sweep program (interpreter/sweep/) where it can

@@ -415,8 +415,8 @@ void declare_layout(CLI::App& app, State& st) {
   layout_cmd->add_option("--ep", st.layout.ep, "expert-parallel degrees to try (default: for a mixture of experts, every divisor of the experts and dp·cp; else the plan's ep)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--micro-batch", st.layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8,16)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--vpp", st.layout.vpp, "virtual stages per GPU to try (default 1,2,3,4,6,8)")->delimiter(',')->type_name("N");
-  layout_cmd->add_option("--zero", st.layout.zero_stage, "ZeRO stages to try, 0 to 3 (default: the plan's)")->delimiter(',')->type_name("N");
-  layout_cmd->add_option("--recompute", st.layout.recompute, "recomputation to try: none, selective, full (default: the plan's)")->delimiter(',')->type_name("MODE")->check(CLI::IsMember({"none", "selective", "full"}));
+  layout_cmd->add_option("--zero", st.layout.zero_stage, "ZeRO stages to try, 0 to 3 (default: all four)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--recompute", st.layout.recompute, "recomputation to try: none, selective, full (default: all three)")->delimiter(',')->type_name("MODE")->check(CLI::IsMember({"none", "selective", "full"}));
   layout_cmd->add_option("--against", st.layout.against, "another plan of the file (a new model or cluster): say whether its best layout differs");
   add_format(layout_cmd, st.layout.format, "text (default), markdown or json", {Format::text, Format::markdown, Format::json});
   add_common(layout_cmd, st.common);

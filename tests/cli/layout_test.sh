@@ -5,7 +5,10 @@ set -u
 napkin=$1
 . "$(dirname "$0")/../lib/expect.sh"
 f=tests/stdlib/layout_search.napkin
-two=(--tp 8 --pp 1,4 --micro-batch 1 --vpp 1)
+# The plan's own software (ZeRO 1, selective recomputation) named, so
+# that the search weighs pp alone.
+own=(--zero 1 --recompute selective)
+two=(--tp 8 --pp 1,4 --micro-batch 1 --vpp 1 "${own[@]}")
 
 # pp 1 would take 10.78 s but needs 65.98 GB of the 40 GB budget; pp 4
 # (11.33 s, 26.73 GB) is chosen.
@@ -23,11 +26,11 @@ expect_json layout.json 0 'd["not_fitting"] == 1 and d["fastest_not_fitting"]["p
 expect_match layout.markdown 0 '^\| 1 \| 8 \| 4 \| 1 \| 1 \| 16 \| 1 \| 1 \| selective \| 11\.33 s \| 26\.73 GB \| 4\.478% \| 31\.66% \|$' out -- "$napkin" layout "$f" plan "${two[@]}" --format markdown
 # Against another plan: the 80 GB budget changes the best layout (pp 4 → pp 1).
 expect_match layout.against 0 '^against roomy: the best layout changes: tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 · recompute selective \(11\.33 s\) → tp 8 · pp 1 · vpp 1 · cp 1 · dp 64 · micro_batch 1 · zero 1 · recompute selective \(10\.78 s\)$' out -- "$napkin" layout "$f" plan "${two[@]}" --against roomy
-expect_match layout.against.same 0 '^against roomy: the best layout stays tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 · recompute selective \(11\.33 s → 11\.33 s\)$' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --vpp 1 --against roomy
+expect_match layout.against.same 0 '^against roomy: the best layout stays tp 8 · pp 4 · vpp 1 · cp 1 · dp 16 · micro_batch 1 · zero 1 · recompute selective \(11\.33 s → 11\.33 s\)$' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --vpp 1 "${own[@]}" --against roomy
 expect_json layout.against.json 0 'd["against"]["changed"] is True and d["against"]["best"]["pp"] == 1' -- \
   "$napkin" layout "$f" plan "${two[@]}" --against roomy --format json
 # Nothing fits: exit 1, and the fastest layout that did not is named.
-expect_match layout.none 1 '^no layout fits$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1 --micro-batch 1 --vpp 1
+expect_match layout.none 1 '^no layout fits$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1 --micro-batch 1 --vpp 1 "${own[@]}"
 expect_in layout.none.named "$tmp/out" '^not chosen: tp 8 · pp 1 '
 # A layout the plan calls invalid is never ranked, and the search says why
 # it dropped each kind. BLOOM 176B on 384 A100s (tests/stdlib/
@@ -46,9 +49,28 @@ expect_json layout.bloom.published 0 'any((x["tp"], x["pp"], x["vpp"], x["dp"]) 
   "$napkin" layout "$runs" bloom --top 1000 --format json
 # Llama 3 405B on 8,192 H100s at 8k context: layouts fit (exit 0), the
 # published tp 8 · pp 16 · dp 64 among them, 126 layers on uneven stages.
-expect_match layout.l405.fits 0 '^ +[0-9]+ +8 +16 +1 +1 +64 +1 +2 +selective ' out -- "$napkin" layout "$runs" l405 --top 10
+expect_match layout.l405.fits 0 '^ +[0-9]+ +8 +16 +1 +1 +64 +1 +2 +selective ' out -- "$napkin" layout "$runs" l405 --top 10 --zero 2 --recompute selective
+# Unless named, every ZeRO stage and recomputation mode is tried: the same
+# two pipelines make 2 · 4 · 3 = 24 layouts. 14 do not fit the 40 GB
+# budget: ZeRO 0 (6: the whole 18 B a parameter of 2.2 billion parameters
+# is 39.7 GB even at pp 4), no recomputation (8, 2 of them ZeRO 0: 80
+# layers' worth of 814 MB each), and ZeRO 1 at pp 1 with either remaining
+# mode (54.57 GB of state alone, tests/stdlib/layout_search.napkin). The
+# rest are ranked, each within the budget, and the plan's own software
+# (pp 4, ZeRO 1, selective: 11.33 s above) stays first: ZeRO 2 pays a
+# reduce-scatter for each of its 16 or 64 micro-batches, more than a
+# second of it exposed beside selective recomputation's shorter passes,
+# and ZeRO 3 two gathers more.
+expect_match layout.software.default 0 '; 24 layouts tried, 0 not valid, 14 do not fit in 40 GB$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1,4 --micro-batch 1 --vpp 1
+expect_json layout.software.weighed 0 'len(d["ranked"]) == 10 and all(x["memory_per_gpu"]["si"] <= 40e9 for x in d["ranked"]) and {x["zero_stage"] for x in d["ranked"]} == {1, 2, 3} and {x["recompute"] for x in d["ranked"]} == {"selective", "full"} and (d["ranked"][0]["pp"], d["ranked"][0]["zero_stage"], d["ranked"][0]["recompute"]) == (4, 1, "selective") and abs(d["ranked"][0]["step_time"]["si"] - 11.326) < 0.001 and all(x["parts"]["dp_exposed"] > 1 for x in d["ranked"] if (x["zero_stage"], x["recompute"]) == (2, "selective"))' -- \
+  "$napkin" layout "$f" plan --tp 8 --pp 1,4 --micro-batch 1 --vpp 1 --top 100 --format json
+# Equal step times rank the smaller memory first: the flat model prices no
+# recomputation and selective recomputation alike, so at 80 GB the
+# selective layout comes before the one that keeps every activation.
+expect_json layout.software.tie 0 '[(x["recompute"], x["memory_per_gpu"]["si"] < 20e9) for x in d["ranked"] if (x["pp"], x["zero_stage"]) == (4, 2) and x["recompute"] != "full"] == [("selective", True), ("none", False)] and len({x["step_time"]["si"] for x in d["ranked"] if (x["pp"], x["zero_stage"]) == (4, 2) and x["recompute"] != "full"}) == 1' -- \
+  "$napkin" layout "$f" roomy --tp 8 --pp 1,4 --micro-batch 1 --vpp 1 --top 100 --format json
 # --vpp and --zero name the values to try; a ZeRO stage past 3 is refused.
-expect_match layout.zero 0 '; 4 layouts tried' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --zero 0,1,2,3
+expect_match layout.zero 0 '; 4 layouts tried' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --zero 0,1,2,3 --recompute selective
 expect_match layout.zero_range 2 '^error\[E0800\]: each value of --zero must be a whole number from 0 to 3, but this is 4$' err -- "$napkin" layout "$f" roomy --zero 4
 
 # --recompute names the recomputation to try: full recomputation takes
@@ -57,12 +79,12 @@ expect_match layout.zero_range 2 '^error\[E0800\]: each value of --zero must be 
 # all-reduces a layer, 64 · 20 · 2 · 0.2609789 ms = 668.1 ms; 3 slots of
 # bubble grow by 56.45 ms each; a longer backward pass hides 46.01 ms more
 # of the data-parallel traffic: +3.736 s.
-expect_match layout.recompute 0 '^  2  8  4   1  1 16           1    1      full ' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --recompute selective,full
+expect_match layout.recompute 0 '^  2  8  4   1  1 16           1    1      full ' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --zero 1 --recompute selective,full
 expect_in layout.recompute.why "$tmp/out" 'recompute full: \+3\.736 s \(\+33\.0%\): compute \+2\.945 s, tensor parallel \+668\.1 ms'
 # A plan that sets `recompute` is searched at the levels named: the level
 # is what the formulas use (Korthikanti's 1T run, set to full, priced at
 # selective too).
-expect_match layout.recompute.level 0 '; 2 layouts tried, 0 not valid' out -- "$napkin" layout bench/validation/megatron_runs.napkin k_1t_full.plan --tp 8 --pp 64 --vpp 1 --micro-batch 1 --recompute selective,full
+expect_match layout.recompute.level 0 '; 2 layouts tried, 0 not valid' out -- "$napkin" layout bench/validation/megatron_runs.napkin k_1t_full.plan --tp 8 --pp 64 --vpp 1 --micro-batch 1 --zero 1 --recompute selective,full
 expect_match layout.recompute.bad 2 'recompute' err -- "$napkin" layout "$f" roomy --recompute some
 
 # Errors.
@@ -77,7 +99,7 @@ expect_in layout.top_zero.short "$tmp/err" '^.{1,120}$'
 expect_match layout.fraction 2 '^error\[E0800\]: each value of --tp must be a whole number from 1 to 1,000,000, but this is 2\.5$' err -- "$napkin" layout "$f" plan --tp 2.5
 # 1,500 copies of one degree are that degree once: 1 layout, not 2,250,000.
 eights=$(printf '8,%.0s' $(seq 1500))8
-expect_match layout.duplicates 0 '; 1 layouts? tried, 0 not valid' out -- "$napkin" layout "$f" roomy --tp "$eights" --pp 4 --micro-batch 1 --vpp 1
+expect_match layout.duplicates 0 '; 1 layouts? tried, 0 not valid' out -- "$napkin" layout "$f" roomy --tp "$eights" --pp 4 --micro-batch 1 --vpp 1 "${own[@]}"
 expect_match layout.too_many 2 '^error\[E0800\]: --micro-batch names 300 different values; at most 256' err -- "$napkin" layout "$f" plan --micro-batch "$(seq -s, 1 300)"
 
 # The plan's domains (std/plans, std/cluster): a value outside one is an
@@ -102,7 +124,7 @@ expect_match layout.negative_efficiency 2 "^$tmp/bad.napkin:8:93: error\\[E0203\
 # carry ep. A dense plan shows no ep unless --ep names one, and an ep the
 # model cannot split into is reported as not valid.
 held=bench/validation/held_back.napkin
-"$napkin" layout "$held" deepseek --format json >"$tmp/moe.json"
+"$napkin" layout "$held" deepseek "${own[@]}" --format json >"$tmp/moe.json"
 if python3 -c '
 import json, sys
 best = json.load(open(sys.argv[1]))["ranked"][0]
@@ -111,8 +133,8 @@ sys.exit(0 if (best["tp"], best["pp"], best["vpp"], best["cp"], best["ep"], best
 else
   echo "FAIL layout.moe.first: DeepSeek-V3's published layout is not ranked first"; failures=$((failures + 1))
 fi
-expect_match layout.moe.head 0 '^  # tp pp vpp cp +ep +dp micro_batch zero ' out -- "$napkin" layout "$held" deepseek
+expect_match layout.moe.head 0 '^  # tp pp vpp cp +ep +dp micro_batch zero ' out -- "$napkin" layout "$held" deepseek "${own[@]}"
 expect_in layout.moe.degrees "$tmp/out" '^why each loses to #1 \(tp 1 · pp 16 · vpp 1 · cp 1 · ep 64 · dp 128 · micro_batch 1 '
 expect_no_match layout.dense.no_ep 0 ' ep ' out -- "$napkin" layout "$f" plan "${two[@]}"
-expect_match layout.dense.ep_named 0 '^  not valid: 1 ep does not divide the experts or dp·cp \(e\.g\. tp 8 · pp 4 · vpp 1 · cp 1 · ep 2 · dp 16 ' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --vpp 1 --ep 1,2
+expect_match layout.dense.ep_named 0 '^  not valid: 1 ep does not divide the experts or dp·cp \(e\.g\. tp 8 · pp 4 · vpp 1 · cp 1 · ep 2 · dp 16 ' out -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 1 --vpp 1 "${own[@]}" --ep 1,2
 finish
