@@ -274,8 +274,8 @@ void rank(const std::vector<Candidate>& cands, const std::vector<std::vector<dou
   }
   // Ties in step time: a layout that fits first, so one that does not is
   // never named as faster than the chosen one; then the one that needs
-  // less memory (ZeRO stages whose traffic is hidden alike); then the
-  // order tried.
+  // less memory (recomputation or sharding that costs no time is worth
+  // its memory); then the order tried.
   auto faster = [](const LayoutRow& a, const LayoutRow& b) {
     if (a.step_time != b.step_time) return a.step_time < b.step_time;
     if (a.fits != b.fits) return a.fits;
