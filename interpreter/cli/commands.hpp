@@ -202,7 +202,7 @@ struct LayoutArgs {
   std::string record;
   std::size_t top = 5;
   std::vector<double> tp, pp, cp, ep, micro_batch, vpp, zero_stage;  // empty: every candidate
-  std::vector<std::string> recompute;                            // none, selective, full; empty: the plan's
+  std::vector<std::string> recompute;                            // none, selective, full; empty: all three
   std::string against;                          // another plan of the file: does its best layout differ?
   Format format = Format::text;
 };

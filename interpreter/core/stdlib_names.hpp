@@ -65,11 +65,10 @@ inline constexpr const char* training_plan = "training_plan";
 // selective, 2 full; ep: expert-parallel GPUs, carved out of dp·cp).
 inline constexpr std::array<const char*, 9> layout_inputs = {"tp",  "pp",         "cp",        "dp", "micro_batch",
                                                              "vpp", "zero_stage", "recompute_level", "ep"};
-// Where the search starts when not told: the plan's own cp, ZeRO stage and
-// recomputation (layout_inputs' 3rd, 7th and 8th).
+// Where the search starts when not told: the plan's own cp and ep
+// (layout_inputs' 3rd and 9th); every ZeRO stage and recomputation level
+// is tried.
 inline constexpr const char* plan_cp = layout_inputs[2];
-inline constexpr const char* plan_zero_stage = layout_inputs[6];
-inline constexpr const char* plan_recompute_level = layout_inputs[7];
 inline constexpr const char* plan_ep = layout_inputs[8];
 // The fields read back for each layout, in this order.
 inline constexpr std::array<const char*, 6> layout_columns = {"layout_ok", "memory_fits", "memory_per_gpu",
