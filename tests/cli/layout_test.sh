@@ -121,14 +121,17 @@ expect_match layout.negative_efficiency 2 "^$tmp/bad.napkin:8:93: error\\[E0203\
 # Expert parallelism is a degree of the search for a mixture of experts:
 # DeepSeek-V3 on 2,048 H800s (bench/validation/held_back.napkin, its
 # published pp 16 with 4 layers on the first stage and 1 on the last)
-# ranks its published ep 64 · dp 128 first, with its own software (ZeRO-1,
-# selective recomputation), among the 40,536 candidates of every ep, ZeRO
-# stage and recomputation mode (3,378 sets of degrees, each at 4 stages
-# and 3 modes), and the table and each line carry ep. A
-# dense plan shows no ep unless --ep names one, and an ep the model cannot
-# split into is reported as not valid.
+# ranks its published ep 64 · dp 128 first: with its own software (ZeRO-1,
+# selective recomputation) named, and among the 40,536 candidates of every
+# ep, ZeRO stage and recomputation mode (3,378 sets of degrees, each at 4
+# stages and 3 modes), where ZeRO-2 at the same degrees comes first. The
+# table and each line carry ep. A dense plan shows no ep unless --ep names
+# one, and an ep the model cannot split into is reported as not valid.
 held=bench/validation/held_back.napkin
-expect_json layout.moe.first 0 'd["tried"] == 40536 and [(x["tp"], x["pp"], x["vpp"], x["cp"], x["ep"], x["dp"], x["zero_stage"], x["recompute"]) for x in d["ranked"][:1]] == [(1, 16, 1, 1, 64, 128, 1, "selective")]' -- \
+moe_degrees='(x["tp"], x["pp"], x["vpp"], x["cp"], x["ep"], x["dp"])'
+expect_json layout.moe.first 0 "[$moe_degrees + (x[\"zero_stage\"],) for x in d[\"ranked\"][:1]] == [(1, 16, 1, 1, 64, 128, 1)]" -- \
+  "$napkin" layout "$held" deepseek "${own[@]}" --format json
+expect_json layout.moe.first_wide 0 "d[\"tried\"] == 40536 and [$moe_degrees for x in d[\"ranked\"][:1]] == [(1, 16, 1, 1, 64, 128)]" -- \
   "$napkin" layout "$held" deepseek --format json
 expect_match layout.moe.head 0 '^  # tp pp vpp cp +ep +dp micro_batch zero ' out -- "$napkin" layout "$held" deepseek "${own[@]}"
 expect_in layout.moe.degrees "$tmp/out" '^why each loses to #1 \(tp 1 · pp 16 · vpp 1 · cp 1 · ep 64 · dp 128 · micro_batch 1 '
