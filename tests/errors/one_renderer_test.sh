@@ -4,21 +4,6 @@
 # literals of a file that has them (so it is a check that can fail).
 set -u
 cd "$(dirname "$0")/../.."
-status=0
-if ! out=$(/usr/bin/python3 tests/errors/one_renderer.py .); then
-  echo "$out"
-  status=1
-fi
-fixture=tests/errors/one_renderer/spelled.cpp.txt
-got=$(/usr/bin/python3 tests/errors/one_renderer.py . "$fixture" | cut -d: -f1,2)
-expected="$fixture:6
-$fixture:7
-$fixture:9"
-if [ "$got" != "$expected" ]; then
-  echo "one_renderer.py on $fixture found:"
-  echo "$got"
-  echo "expected the literals on lines 6, 7 and 9 only"
-  status=1
-fi
-/usr/bin/python3 tests/errors/one_renderer.py . "$fixture" >/dev/null && { echo "one_renderer.py passed $fixture"; status=1; }
+. tests/lib/source_scan.sh
+source_scan tests/errors/one_renderer.py tests/errors/one_renderer/spelled.cpp.txt 6 7 9
 exit $status

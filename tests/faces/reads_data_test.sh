@@ -5,23 +5,6 @@
 # alike (so it is a check that can fail).
 set -u
 cd "$(dirname "$0")/../.."
-status=0
-if ! out=$(/usr/bin/python3 tests/faces/reads_data.py .); then
-  echo "$out"
-  status=1
-fi
-fixture=tests/faces/reads_data/parses.txt
-got=$(/usr/bin/python3 tests/faces/reads_data.py . "$fixture" | cut -d: -f1,2)
-expected="$fixture:2
-$fixture:3
-$fixture:4
-$fixture:5
-$fixture:6
-$fixture:7"
-if [ "$got" != "$expected" ]; then
-  echo "reads_data.py on $fixture found:"
-  echo "$got"
-  echo "expected lines 2 to 7 only"
-  status=1
-fi
+. tests/lib/source_scan.sh
+source_scan tests/faces/reads_data.py tests/faces/reads_data/parses.txt 2 3 4 5 6 7
 exit $status
