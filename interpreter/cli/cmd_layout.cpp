@@ -27,7 +27,10 @@ std::vector<double> values_to_try(const char* option, const std::vector<double>&
       fail(codes::usage,
            fmt::format("each value of {} must be a whole number from {} to {}, but this is {}", option, lowest,
                        highest == 1e6 ? std::string("1,000,000") : fmt::format("{}", highest), x),
-           fmt::format("write the values to try, each once: `{} 1,2,4,8`", option));
+           // The example is drawn from the option's own range: `--zero 1,2,4,8`
+           // would name two stages that do not exist.
+           highest <= 3 ? fmt::format("write the values to try, each once: `{} {},{}`", option, lowest, lowest + 1)
+                        : fmt::format("write the values to try, each once: `{} 1,2,4,8`", option));
     if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
   }
   if (out.size() > kMaxListed)

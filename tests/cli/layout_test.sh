@@ -73,6 +73,7 @@ expect_json layout.software.tie 0 '[(x["recompute"], x["memory_per_gpu"]["si"] <
 # --vpp and --zero name the values to try; a ZeRO stage past 3 is refused.
 expect_match layout.zero 0 '; 4 layouts tried' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --zero 0,1,2,3 --recompute selective
 expect_match layout.zero_range 2 '^error\[E0800\]: each value of --zero must be a whole number from 0 to 3, but this is 4$' err -- "$napkin" layout "$f" roomy --zero 4
+expect_in layout.zero_range.help "$tmp/err" '^  = help: write the values to try, each once: `--zero 0,1`$'
 
 # --recompute names the recomputation to try: full recomputation takes
 # less memory and more time. By hand (the flat model): compute 64
