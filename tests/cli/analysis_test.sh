@@ -70,7 +70,7 @@ expect_match solve.not_record 2 'error\[E0305\]' err -- "$napkin" solve "$ex" 'd
 # Sensitivity: bandwidth one for one and exactly, MFU not at all (memory-bound);
 # the bandwidth range carries all of the speed's variance.
 expect_match sens.text 0 '^decode\.tokens_per_s = 3,206 token/s \(90%: 3,022–3,400\)$' out -- "$napkin" sensitivity "$ex" decode.tokens_per_s --all-inputs
-expect_in sens.bandwidth "$tmp/out" '^  decode\.gpu\.memory_bandwidth +3\.35 TB/s +\+1 \(exact\) +- +std/hardware:62$'
+expect_in sens.bandwidth "$tmp/out" '^  decode\.gpu\.memory_bandwidth +3\.35 TB/s +\+1 \(exact\) +- +std/hardware:64$'
 expect_in sens.bw_frac "$tmp/out" '^  decode\.bw_frac +84\.85% \(90%: 80–90\) +\+1 \(exact\) +100% +examples/uncertain_decode\.napkin:25$'
 expect_in sens.mfu "$tmp/out" '^  decode\.mfu +43\.87% \(90%: 35–55\) +0 \(exact\) +0% '
 expect_in sens.batch "$tmp/out" '^  decode\.batch +32 +\+0\.6216 '
