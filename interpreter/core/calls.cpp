@@ -76,6 +76,7 @@ Value Interpreter::call_user(const Function& f, const CallArgs& args, const std:
     fail(codes::recursion_limit, args.call->span,
          fmt::format("functions nested deeper than {} calls (unbounded recursion in {}?)", kMaxCallDepth, f.name));
   Env* fenv = new_env(f.module->env, nullptr, nullptr);
+  fenv->fn = &decl;
   struct Release {
     Interpreter* in;
     Env* env;

@@ -207,6 +207,13 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env, bool callee) {
     if (s->self) {
       if (const std::size_t i = slot_of(e, s->self); i != kNoSlot) {
         if (field_in_scope(*s->self->table, i, s->sees, callee)) [[likely]] {
+          // A `with { }` written in a function: the field wins over the
+          // function's parameter of the same name, which is never what the
+          // writer of `fn f(batch) = r with { c = batch }` meant.
+          for (const Env* p = s->parent; p && !p->self; p = p->parent)
+            for (const auto& local : p->locals)
+              if (local.first == name) [[unlikely]]
+                shadowed_parameter(e, s->self, *p);
           Value v = field(s->self, i, e.span);
           record_trace(e, v, s->self, i, nullptr);
           return v;
@@ -231,6 +238,29 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env, bool callee) {
   if (name == "super") return super_of(e, env);
   if (hidden.rec) hidden_field(e, hidden);
   unknown_name(e, env);
+}
+
+// A bare name in a `with { }` block that names both a field of the
+// record and a parameter of the function the block is written in: the
+// field is read, the argument is not.
+void Interpreter::shadowed_parameter(const ast::Expr& e, const Record* r, const Env& fn_scope) {
+  // A `with` record has no name of its own: name the record it modifies.
+  const Record* named = r;
+  while (named && named->name.empty()) named = named->base;
+  const std::string rec = named ? named->name : "this record";
+  Diagnostic d;
+  d.code = codes::shadowed_parameter;
+  d.message = fmt::format("`{}` here names the field `{}` of {}, not the parameter `{}` of the function the block is "
+                          "written in",
+                          e.text, e.text, rec, e.text);
+  d.labels.push_back({e.span, fmt::format("read as {}'s field: inside `with {{ }}` a field comes first", rec), true});
+  if (fn_scope.fn)
+    for (const ast::Param& p : fn_scope.fn->params)
+      if (p.name == e.text) d.labels.push_back({p.span, "the parameter, which this name does not reach", false});
+  d.help = fmt::format("give the parameter a name {} has no field of (`fn f(n) = … with {{ … = n }}`); for the "
+                       "field's value before the block, write `super.{}`",
+                       rec, e.text);
+  throw Error(std::move(d));
 }
 
 // A name that only a field passed over could have meant: a field called

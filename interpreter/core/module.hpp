@@ -22,6 +22,8 @@ struct Env {
   Record* self = nullptr;
   Module* module = nullptr;
   std::vector<std::pair<std::string, Value>> locals;
+  // The `fn` whose parameters `locals` are, for an error that names one.
+  const ast::Stmt* fn = nullptr;
   // A record's slot refers to this scope (`with` inside a formula), so it
   // outlives the evaluation that made it; any other scope is reused.
   bool captured = false;

@@ -30,6 +30,7 @@ Env* Interpreter::new_env(Env* parent, Record* self, Module* module) {
     e->locals.clear();
     e->captured = false;
   }
+  e->fn = nullptr;
   e->sees = static_cast<std::size_t>(-1);
   e->parent = parent;
   e->self = self;
