@@ -203,23 +203,27 @@ Binding* Interpreter::lookup_binding(Module* m, const ast::Expr& e) {
 Value Interpreter::eval_name(const ast::Expr& e, Env* env, bool callee) {
   const std::string& name = e.text;
   Hidden hidden;  // a field passed over, for the error if nothing else is found
+  bool innermost = true;  // no block's record passed over yet: `super` is this one's base
   for (Env* s = env; s; s = s->parent) {
     if (s->self) {
       if (const std::size_t i = slot_of(e, s->self); i != kNoSlot) {
         if (field_in_scope(*s->self->table, i, s->sees, callee)) [[likely]] {
           // A `with { }` written in a function: the field wins over the
           // function's parameter of the same name, which is never what the
-          // writer of `fn f(batch) = r with { c = batch }` meant.
-          for (const Env* p = s->parent; p && !p->self; p = p->parent)
+          // writer of `fn f(batch) = r with { c = batch }` meant. Scopes
+          // chain lexically, so only the functions the block is written
+          // in are searched, through any blocks around it.
+          for (const Env* p = s->parent; p; p = p->parent)
             for (const auto& local : p->locals)
               if (local.first == name) [[unlikely]]
-                shadowed_parameter(e, s->self, *p);
+                shadowed_parameter(e, s->self, *p, innermost);
           Value v = field(s->self, i, e.span);
           record_trace(e, v, s->self, i, nullptr);
           return v;
         }
         if (!hidden.rec) hidden = {s->self, i, i < s->sees};
       }
+      innermost = false;
     }
     for (const auto& [n, v] : s->locals)
       if (n == name) {
@@ -243,7 +247,7 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env, bool callee) {
 // A bare name in a `with { }` block that names both a field of the
 // record and a parameter of the function the block is written in: the
 // field is read, the argument is not.
-void Interpreter::shadowed_parameter(const ast::Expr& e, const Record* r, const Env& fn_scope) {
+void Interpreter::shadowed_parameter(const ast::Expr& e, const Record* r, const Env& fn_scope, bool innermost) {
   // A `with` record has no name of its own: name the record it modifies.
   const Record* named = r;
   while (named && named->name.empty()) named = named->base;
@@ -257,9 +261,8 @@ void Interpreter::shadowed_parameter(const ast::Expr& e, const Record* r, const 
   if (fn_scope.fn)
     for (const ast::Param& p : fn_scope.fn->params)
       if (p.name == e.text) d.labels.push_back({p.span, "the parameter, which this name does not reach", false});
-  d.help = fmt::format("give the parameter a name {} has no field of (`fn f(n) = … with {{ … = n }}`); for the "
-                       "field's value before the block, write `super.{}`",
-                       rec, e.text);
+  d.help = fmt::format("give the parameter a name {} has no field of (`fn f(n) = … with {{ … = n }}`)", rec);
+  if (innermost) d.help += fmt::format("; for the field's value before the block, write `super.{}`", e.text);
   throw Error(std::move(d));
 }
 

@@ -249,7 +249,7 @@ class Interpreter {
     bool visible = false;  // the formula sees the field (it was passed over as a callee)
   };
   [[noreturn]] void hidden_field(const ast::Expr& e, const Hidden& h);
-  [[noreturn]] void shadowed_parameter(const ast::Expr& e, const Record* r, const Env& fn_scope);
+  [[noreturn]] void shadowed_parameter(const ast::Expr& e, const Record* r, const Env& fn_scope, bool innermost);
   Value eval_number(const ast::Expr& e);
   Value eval_convert(const ast::Expr& e, Env* env);  // `x -> unit`
   Value eval_with(const ast::Expr& e, Env* env);     // `r with { ... }`

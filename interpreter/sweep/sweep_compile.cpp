@@ -244,10 +244,20 @@ class Compiler {
   // As Interpreter::eval_name resolves it (field_in_scope, lookup_binding).
   Operand name(const ast::Expr& e, const Scope& s, bool callee = false) {
     const std::string& n = e.text;
+    // A field that a function's parameter of its name would have meant is
+    // the tree walker's to refuse (E0310).
+    auto shadows = [&](const Env* from) {
+      for (const Env* env = from; env; env = env->parent)
+        for (const auto& local : env->locals)
+          if (local.first == n) return true;
+      return false;
+    };
     if (s.self)
       if (const std::size_t i = s.self->table->find(n);
-          i != SlotTable::npos && field_in_scope(*s.self->table, i, s.sees, callee))
+          i != SlotTable::npos && field_in_scope(*s.self->table, i, s.sees, callee)) {
+        if (shadows(s.parent)) throw NotCompilable{};
         return field(i);
+      }
     if (s.locals)
       for (const auto& [local, v] : *s.locals)
         if (local == n) return v;
@@ -256,6 +266,7 @@ class Compiler {
         if (env->self == point_) throw NotCompilable{};
         if (const std::size_t i = env->self->table->find(n);
             i != SlotTable::npos && field_in_scope(*env->self->table, i, env->sees, callee)) {
+          if (shadows(env->parent)) throw NotCompilable{};
           Record* r = env->self;
           return constant(walk([&] { return in_.field(r, i, e.span); }));
         }

@@ -186,6 +186,41 @@ TEST_CASE("the cycle of batch = batch * 2 in with suggests super", "[issue12][su
   CHECK_THAT(e, Catch::Contains("write `super.batch`"));
 }
 
+TEST_CASE("a function's parameter that a field of its with block hides is an error, not the field", "[with][E0310]") {
+  Session s;
+  s.load(
+      "record serving { batch = 1\n gpus = 2\n context = 2048 }\n"
+      "record q { batch = 7\n d = 0 }\n"
+      "record other { x = 0 }\n"
+      "fn at(batch) = serving with { context = batch * 256 }\n"
+      "fn nest(batch) = other with { x = (q with { d = batch }).d }\n"
+      "fn outer(batch) = serving with { context = (other with { x = batch }).x }\n"
+      "fn renamed(n) = serving with { context = n * 256 }\n"
+      "fn caller(batch) = inner(3)\n"
+      "fn inner(x) = serving with { context = batch * x }\n"
+      "let a = at(128).context\n"
+      "let b = nest(100).x\n"
+      "let f = outer(100).context\n"
+      "let c = renamed(128).context\n"
+      "let d = caller(100).context\n"
+      "let e = at(128)\n");
+  const std::string a = s.error("a");
+  CHECK_THAT(a, Catch::Contains("error[E0310]"));
+  CHECK_THAT(a, Catch::Contains("the parameter, which this name does not reach"));
+  CHECK_THAT(a, Catch::Contains("write `super.batch`"));
+  // Two blocks out: still the function's parameter.
+  CHECK_THAT(s.error("b"), Catch::Contains("error[E0310]"));
+  // The field of the outer block: `super` in the inner one would be other.
+  const std::string f = s.error("f");
+  CHECK_THAT(f, Catch::Contains("error[E0310]"));
+  CHECK_THAT(f, !Catch::Contains("super"));
+  CHECK(s.si("c") == 128 * 256);
+  // A caller's parameter is not in the block's scope: the field it is.
+  CHECK(s.si("d") == 3);
+  // A sweep of the record, compiled or not, refuses it too.
+  CHECK_THAT(s.error("(e with { gpus = 4 }).context"), Catch::Contains("error[E0310]"));
+}
+
 TEST_CASE("super outside a block that extends is an error that says what it is for", "[issue12][super]") {
   Session s;
   s.load("record a { b = super.x }\nlet c = super\n");
