@@ -213,10 +213,8 @@ Value Interpreter::eval_name(const ast::Expr& e, Env* env, bool callee) {
           // writer of `fn f(batch) = r with { c = batch }` meant. Scopes
           // chain lexically, so only the functions the block is written
           // in are searched, through any blocks around it.
-          for (const Env* p = s->parent; p; p = p->parent)
-            for (const auto& local : p->locals)
-              if (local.first == name) [[unlikely]]
-                shadowed_parameter(e, s->self, *p, innermost);
+          if (const Env* p = scope_with_local(s->parent, name)) [[unlikely]]
+            shadowed_parameter(e, s->self, *p, innermost);
           Value v = field(s->self, i, e.span);
           record_trace(e, v, s->self, i, nullptr);
           return v;

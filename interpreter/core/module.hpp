@@ -31,6 +31,16 @@ struct Env {
   std::size_t sees = static_cast<std::size_t>(-1);
 };
 
+// The innermost scope from `from` outwards whose locals (a function's
+// parameters) include `name`, or nullptr: what a `with { }` field of that
+// name would hide (E0310).
+inline const Env* scope_with_local(const Env* from, const std::string& name) {
+  for (const Env* e = from; e; e = e->parent)
+    for (const auto& local : e->locals)
+      if (local.first == name) return e;
+  return nullptr;
+}
+
 // A top-level name: a let, a record, a function.
 struct Binding {
   std::string name;

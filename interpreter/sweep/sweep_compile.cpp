@@ -246,12 +246,7 @@ class Compiler {
     const std::string& n = e.text;
     // A field that a function's parameter of its name would have meant is
     // the tree walker's to refuse (E0310).
-    auto shadows = [&](const Env* from) {
-      for (const Env* env = from; env; env = env->parent)
-        for (const auto& local : env->locals)
-          if (local.first == n) return true;
-      return false;
-    };
+    auto shadows = [&](const Env* from) { return scope_with_local(from, n) != nullptr; };
     if (s.self)
       if (const std::size_t i = s.self->table->find(n);
           i != SlotTable::npos && field_in_scope(*s.self->table, i, s.sees, callee)) {
