@@ -18,12 +18,12 @@ for key in values:
     if field == "error" and "si" in values[key]:
         runs.append(name)
 def si(run, field): return values[run + "." + field]["si"]
-print("run               measured     napkin    error   compute   tp comm    bubble  hand-off   dp comm (s)")
+print("run               measured     napkin    error   compute   tp comm    bubble  hand-off   dp comm optimizer (s)")
 errors = {"n": [], "k": []}
 for r in runs:
     e = si(r, "error")
     errors[r[0]].append(abs(e))
-    parts = "".join(f"{si(r, p):>10.2f}" for p in ("compute", "tp_comm", "bubble", "handoff", "dp_comm"))
+    parts = "".join(f"{si(r, p):>10.2f}" for p in ("compute", "tp_comm", "bubble", "handoff", "dp_comm", "optimizer"))
     measured, predicted = si(r, "measured_step"), si(r, "predicted_step")
     print(f"{r:<15} {measured:>9.2f}s {predicted:>9.2f}s {100 * e:>+7.1f}% {parts}")
 every = errors["n"] + errors["k"]

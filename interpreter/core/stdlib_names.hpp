@@ -74,8 +74,8 @@ inline constexpr const char* plan_ep = layout_inputs[8];
 inline constexpr std::array<const char*, 6> layout_columns = {"layout_ok", "memory_fits", "memory_per_gpu",
                                                               "step_time", "bubble",      "implied_mfu"};
 // The parts of a step, summing to step_time: why one layout loses to another.
-inline constexpr std::array<const char*, 7> step_parts = {"step_compute", "step_tp",     "step_cp",   "step_ep",
-                                                          "step_pp",      "step_bubble", "dp_exposed"};
+inline constexpr std::array<const char*, 8> step_parts = {"step_compute", "step_tp",     "step_cp",    "step_ep",
+                                                          "step_pp",      "step_bubble", "dp_exposed", "optimizer_step"};
 // The plan's validity tests, each a boolean false for one reason
 // (analysis/layout_search.hpp names the reasons).
 inline constexpr std::array<const char*, 7> layout_validity = {"fills_cluster",  "heads_split",  "widths_split",

@@ -15,7 +15,7 @@ namespace {
 // What each part of the step is called in the explanation.
 constexpr std::array<const char*, kStepParts.size()> kPartNames = {
     "compute", "tensor parallel", "context parallel", "expert parallel", "pipeline hand-offs", "bubble",
-    "data parallel (exposed)"};
+    "data parallel (exposed)", "optimizer step"};
 
 std::string shown(const Interpreter& in, const Value& like, double x) {
   Value v = like;
