@@ -3,9 +3,11 @@
 # bench/validation/megatron_runs.napkin beside what the run measured, and
 # the error of each, napkin's parts of the step beside it.
 #   bench/validation/compare.sh [path/to/napkin]
-# calculon (calculon-ai/calculon, SC23) is shown by its published summary
-# on Korthikanti et al.'s eight runs (3.65% mean, 8.87% worst; its
-# validation script), the per-run figures not being published.
+# Korthikanti et al.'s eight runs are printed again beside calculon
+# (calculon-ai/calculon, SC23), a performance model of the same runs: its
+# figures are what its own validation (`calculon llm-validation`, test
+# seqsel_tab5) printed at commit caa4b11 (2024-02-22), recorded here;
+# bench/validation/calculon_tab5.sh reruns it from a calculon checkout.
 set -eu
 napkin=${1:-build/napkin}
 here=$(dirname "$0")
@@ -29,7 +31,22 @@ for r in runs:
 every = errors["n"] + errors["k"]
 for label, xs in (("Narayanan 2021 Table 1", errors["n"]), ("Korthikanti 2022 Table 5", errors["k"]), ("all 18", every)):
     print(f"{label}: mean |error| {100 * sum(xs) / len(xs):.1f}%, worst {100 * max(xs):.1f}%")
-print("calculon on Korthikanti 2022 Table 5: mean |error| 3.65%, worst 8.87%")
+# The step (s) calculon gives and its error, (calculon − measured)/measured, as
+# its validation printed them (it prints the negative of the error).
+calculon = {"k_22b_full": (1.40, -1.72), "k_22b_seqsel": (1.14, 3.33),
+            "k_175b_full": (18.03, -0.56), "k_175b_seqsel": (13.64, -0.81),
+            "k_530b_full": (49.89, 1.72), "k_530b_seqsel": (34.47, -8.87),
+            "k_1t_full": (90.08, -4.60), "k_1t_seqsel": (66.04, -7.62)}
+print()
+print("run               measured     napkin    error   calculon    error")
+for r in runs:
+    if r in calculon:
+        c, ce = calculon[r]
+        measured, predicted, e = si(r, "measured_step"), si(r, "predicted_step"), si(r, "error")
+        print(f"{r:<15} {measured:>9.2f}s {predicted:>9.2f}s {100 * e:>+7.1f}% {c:>9.2f}s {ce:>+7.1f}%")
+ks, cs = errors["k"], [abs(e) for _, e in calculon.values()]
+print(f"Korthikanti 2022 Table 5: napkin mean |error| {100 * sum(ks) / len(ks):.1f}%, worst {100 * max(ks):.1f}%;"
+      f" calculon mean |error| {sum(cs) / len(cs):.2f}%, worst {max(cs):.2f}%")
 # Where napkin layout ranks each published layout among every layout of
 # its cluster run with the same software, and how much faster napkin
 # thinks its first choice is.
