@@ -167,8 +167,9 @@ std::vector<Candidate> candidates(Interpreter& in, Module* m, const LayoutSpec& 
         }
       }
   if (cands.empty())
-    usage(fmt::format("no layout of {} GPUs divides {}'s batch of {} sequences and {} layers", out.gpus, out.record,
-                      plan.batch, plan.layers),
+    usage(fmt::format("no degrees tried split {}'s {} GPUs and its batch of {} sequences: tp·pp·cp must divide the "
+                      "GPUs, and the data-parallel replicas times the micro-batch the batch",
+                      out.record, out.gpus, plan.batch),
           "give the degrees to try with --tp, --pp, --cp and --micro-batch");
   return cands;
 }

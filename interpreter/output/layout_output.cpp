@@ -45,8 +45,14 @@ bool same_layout(const LayoutRow& a, const LayoutRow& b) {
          a.vpp == b.vpp && a.zero_stage == b.zero_stage && a.recompute == b.recompute && a.ep == b.ep;
 }
 
+// What an empty ranking means: every candidate broke a rule of the plan's
+// (the reasons are listed above it), or the valid ones all overflowed memory.
+std::string none_text(const LayoutResult& r) {
+  return r.invalid == r.tried ? "no layout is valid" : "no layout fits";
+}
+
 std::string best_text(const Interpreter& in, const LayoutResult& r) {
-  if (r.ranked.empty()) return "no layout fits";
+  if (r.ranked.empty()) return none_text(r);
   return fmt::format("{} ({})", degrees(r, r.ranked[0]), shown(in, r.time_like, r.ranked[0].step_time));
 }
 
@@ -80,9 +86,9 @@ std::string why_text(const Interpreter& in, const LayoutResult& res, const Layou
 std::size_t shown_rows(const LayoutResult& r, std::size_t top) { return std::min(top, r.ranked.size()); }
 
 std::string header_line(const Interpreter& in, const LayoutResult& r) {
-  return fmt::format("layout {}: {} GPUs, domains of {}; {} layouts tried, {} not valid, {} {} not fit in {}",
-                     r.record, count(r.gpus), count(r.gpus_per_domain), r.tried, r.invalid, r.not_fitting,
-                     r.not_fitting == 1 ? "does" : "do", in.show(r.capacity_value));
+  return fmt::format("layout {}: {} GPUs, domains of {}; {} layout{} tried, {} not valid, {} {} not fit in {}",
+                     r.record, count(r.gpus), count(r.gpus_per_domain), r.tried, r.tried == 1 ? "" : "s", r.invalid,
+                     r.not_fitting, r.not_fitting == 1 ? "does" : "do", in.show(r.capacity_value));
 }
 
 std::string not_chosen_line(const Interpreter& in, const LayoutResult& r) {
@@ -138,7 +144,7 @@ std::string layout_text(const Interpreter& in, const LayoutResult& r, std::size_
   for (const auto& line : dropped_lines(r)) s += "  not valid: " + line + "\n";
   const std::size_t n = shown_rows(r, top);
   if (n == 0) {
-    s += "no layout fits\n";
+    s += none_text(r) + "\n";
     if (auto line = not_chosen_line(in, r); !line.empty()) s += line + "\n";
     return s;
   }

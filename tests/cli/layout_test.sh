@@ -92,7 +92,7 @@ expect_match layout.recompute.bad 2 'recompute' err -- "$napkin" layout "$f" roo
 # Errors.
 expect_match layout.not_plan 2 'has no field `tp`' err -- "$napkin" layout examples/uncertain_decode.napkin decode
 expect_match layout.bad_degree 2 'whole number from 1' err -- "$napkin" layout "$f" plan --tp 0
-expect_match layout.no_layout 2 'no layout of 512 GPUs' err -- "$napkin" layout "$f" plan --tp 3
+expect_match layout.no_layout 2 "no degrees tried split plan's 512 GPUs and its batch of 1024 sequences: tp·pp·cp must divide the GPUs" err -- "$napkin" layout "$f" plan --tp 3
 
 # The options' domains: each a usage error that says what to write.
 # --top 0 is refused in one short line, not answered with a range up to 1.8e308.
@@ -148,6 +148,10 @@ expect_json layout.bloom.published_close 0 '[1 - d["ranked"][0]["step_time"]["si
 neox_rows='[x for x in d["ranked"] if (x["tp"], x["pp"], x["vpp"], x["cp"], x["micro_batch"]) == (T, P, 1, 1, 4)]'
 expect_json layout.neox.published_close 0 "[1 - d[\"ranked\"][0][\"step_time\"][\"si\"] / x[\"step_time\"][\"si\"] <= 0.114 for x in ${neox_rows/T, P/2, 4}] == [True] and ${neox_rows/T, P/2, 4}[0][\"step_time\"][\"si\"] < ${neox_rows/T, P/8, 1}[0][\"step_time\"][\"si\"]" -- \
   "$napkin" layout "$held" neox --zero 1 --recompute full --vpp 1 --top 100000 --format json
+# A search whose every candidate breaks a rule says so, not that nothing
+# fits: tp 3 splits neither GPT-NeoX-20B's 64 heads nor a node of 8.
+expect_match layout.none_valid 1 '^no layout is valid$' out -- "$napkin" layout "$held" neox --tp 3 --pp 1 --micro-batch 1 --vpp 1 --zero 1 --recompute full
+expect_in layout.one_tried "$tmp/out" '^layout neox: 96 GPUs, domains of 8; 1 layout tried, 1 not valid, 0 do not fit in 42\.95 GB$'
 expect_match layout.moe.head 0 '^  # tp pp vpp cp +ep +dp micro_batch zero ' out -- "$napkin" layout "$held" deepseek "${own[@]}"
 expect_in layout.moe.degrees "$tmp/out" '^why each loses to #1 \(tp 1 · pp 16 · vpp 1 · cp 1 · ep 64 · dp 128 · micro_batch 1 '
 expect_no_match layout.dense.no_ep 0 ' ep ' out -- "$napkin" layout "$f" plan "${two[@]}"
