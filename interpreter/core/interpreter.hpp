@@ -76,6 +76,7 @@ class Interpreter {
   Value top_value(Binding* b, Span use);
   Value field(Record* r, std::size_t i, Span use);  // `use`: where it is asked for, for errors
   Binding* find_binding(Module* m, const std::string& name);
+  std::string record_with_field(const std::string& name, Env* env);
   // The binding the name node `e` finds in module `m`: as find_binding, but
   // in a `let`'s own formula its own name is the imported name it hides.
   Binding* lookup_binding(Module* m, const ast::Expr& e);
