@@ -61,10 +61,11 @@ std::string signed_time(const Interpreter& in, const Value& like, double d) {
 }
 
 // The parts in which `r` differs from `best`, the one that costs it most
-// first: "bubble +0.4 s, data parallel (exposed) −92 ms".
+// first: "bubble +0.4 s, data parallel (exposed) −92 ms". A part that moves
+// less than 0.01% of the best step is left out: no plan is known that well.
 std::vector<std::pair<std::size_t, double>> part_deltas(const LayoutRow& r, const LayoutRow& best) {
   std::vector<std::pair<std::size_t, double>> out;
-  const double tiny = 1e-9 * std::abs(best.step_time);
+  const double tiny = 1e-4 * std::abs(best.step_time);
   for (std::size_t i = 0; i < kStepParts.size(); ++i) {
     const double d = r.parts[i] - best.parts[i];
     if (std::abs(d) > tiny) out.emplace_back(i, d);
@@ -75,7 +76,11 @@ std::vector<std::pair<std::size_t, double>> part_deltas(const LayoutRow& r, cons
 
 std::string why_text(const Interpreter& in, const LayoutResult& res, const LayoutRow& r, const LayoutRow& best) {
   const double d = r.step_time - best.step_time;
-  std::string s = fmt::format("{} ({:+.1f}%)", signed_time(in, res.time_like, d), 100 * d / best.step_time);
+  // A share under 0.05% would print as +0.0%: it keeps two digits instead.
+  const double share = 100 * d / best.step_time;
+  std::string s = std::abs(share) >= 0.05 || share == 0
+                      ? fmt::format("{} ({:+.1f}%)", signed_time(in, res.time_like, d), share)
+                      : fmt::format("{} ({:+.2g}%)", signed_time(in, res.time_like, d), share);
   const auto parts = part_deltas(r, best);
   for (std::size_t i = 0; i < parts.size(); ++i)
     s += fmt::format("{}{} {}", i == 0 ? ": " : ", ", kPartNames[parts[i].first],
