@@ -347,14 +347,15 @@ void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
   d.labels.push_back({e.span, "not defined here", true});
   auto close = suggestions(e.text, names, spellings);
   const std::string module = std_module_defining(e.text);
-  const std::string owner = close.empty() ? record_with_field(e.text, env) : std::string();
+  // A record with a field of exactly this name says more than a near spelling.
+  const std::string owner = module.empty() ? record_with_field(e.text, env) : std::string();
   if (!module.empty())
     d.help = fmt::format("`{}` is defined in std/{}, which this file does not import: add `import \"std/{}\"`",
                          e.text, module, module);
-  else if (!close.empty())
-    d.help = did_you_mean(close);
   else if (!owner.empty())
     d.help = fmt::format("`{}` is a field of {}: write `{}.{}`", e.text, owner, owner, e.text);
+  else if (!close.empty())
+    d.help = did_you_mean(close);
   else if (units_.lookup(e.text))
     d.help = fmt::format("`{}` is a unit; a unit follows a number: write `1 {}`", e.text, e.text);
   throw Error(std::move(d));
@@ -362,18 +363,24 @@ void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
 
 // The first record defined at the top level of the file `env` reads (its
 // own statements, in order) that has a field `name`, "" if none: a bare
-// field name asked for outside its record. Making a record evaluates none of
-// its fields; a statement that fails to make one is passed over.
+// field name asked for outside its record. A record not made yet is made
+// only when nothing else is being evaluated (an expression of `napkin
+// explain`, say): in the middle of another value, making one could meet a
+// value still being made and leave it remembered as a cycle.
 std::string Interpreter::record_with_field(const std::string& name, Env* env) {
   Env* top = env;
   while (top && !top->module) top = top->parent;
   if (!top) return {};
+  const bool idle = stack_.empty();
   for (Binding* b : top->module->order) {
     if (!b->stmt || b->stmt->kind != ast::StmtKind::Record) continue;
+    const FieldState::Status status = b->state.status;
+    if (status != FieldState::Status::Done && !(idle && status == FieldState::Status::Unevaluated)) continue;
     try {
       const Value v = top_value(b, Span{});
       if (v.kind == Value::Kind::Record && v.rec && v.rec->find(name)) return b->name;
     } catch (const Error&) {
+      // A record that cannot be made names no field.
     }
   }
   return {};

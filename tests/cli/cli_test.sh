@@ -59,6 +59,8 @@ expect_match run.partial_ridge 0 'ridge_point += 246.7 FLOP/B' out -- "$napkin" 
 expect_match run.own_fields 0 'memory_bandwidth += 5.3 TB/s' out -- "$napkin" run "$tmp/partial.napkin"
 expect_no_match run.inherited_hidden 0 'ridge_point' out -- "$napkin" run "$tmp/partial.napkin"
 expect_match explain.missing_is_error 2 'E0302' err -- "$napkin" explain "$tmp/partial.napkin" mine.peak_fp8
+# A field asked for by its bare name: the help names the record it is in.
+expect_match explain.field_needs_record 2 'help: `t` is a field of s: write `s.t`' err -- "$napkin" explain "$tmp/plan.napkin" t
 
 expect_match usage.help 0 'Subcommands:' out -- "$napkin" --help
 expect_match usage.help_lists_eval 0 'eval +evaluate one expression' out -- "$napkin" --help
