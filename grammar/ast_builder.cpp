@@ -285,7 +285,7 @@ void AstBuilder::binary(BinOp op) {
     exprs_.push_back(std::move(lhs));
     return;
   }
-  auto x = std::make_unique<ast::Expr>(ExprKind::Binary, Span{&file_, lhs.expr->span.begin, rhs.expr->span.end});
+  auto x = std::make_unique<ast::Expr>(ExprKind::Binary, Span{&file_, lhs.begin, rhs.end});
   x->op = op;
   x->items.reserve(2);
   x->items.push_back(std::move(lhs.expr));
@@ -382,7 +382,7 @@ void AstBuilder::call(Text e) {
   const std::uint32_t mark = pop_mark();
   Entry callee = pop();
   const bool same_chain = continues_postfix(callee);
-  const Span s{&file_, callee.expr->span.begin, static_cast<std::uint32_t>(e - base_)};
+  const Span s{&file_, callee.begin, static_cast<std::uint32_t>(e - base_)};
   if (chain_full(callee, same_chain, s.end)) {
     for (std::size_t i = mark; i < args_.size(); ++i) dismantle(std::move(args_[i].value.expr));
     args_.resize(mark);
@@ -406,7 +406,7 @@ void AstBuilder::call(Text e) {
 void AstBuilder::member(Text b, Text e) {
   Entry owner = pop();
   const bool same_chain = continues_postfix(owner);
-  const Span s{&file_, owner.expr->span.begin, static_cast<std::uint32_t>(e - base_)};
+  const Span s{&file_, owner.begin, static_cast<std::uint32_t>(e - base_)};
   if (chain_full(owner, same_chain, s.end)) return;
   auto x = std::make_unique<ast::Expr>(ExprKind::Member, s);
   x->text.assign(b, e);
@@ -419,7 +419,7 @@ void AstBuilder::with(Text e) {
   blocks_.pop_back();
   Entry record = pop();
   const bool same_chain = continues_postfix(record);
-  const Span s{&file_, record.expr->span.begin, static_cast<std::uint32_t>(e - base_)};
+  const Span s{&file_, record.begin, static_cast<std::uint32_t>(e - base_)};
   if (chain_full(record, same_chain, s.end)) {
     for (auto& f : block.fields) dismantle(std::move(f.value));
     return;

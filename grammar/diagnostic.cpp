@@ -100,12 +100,17 @@ std::string render(const Diagnostic& d) {
   if (primary) out += fmt::format("{}: ", primary->span.where());
   out += fmt::format("{}: {}\n", error_tag(d.code), message);
 
-  // Labels in source order, one source line shown once with every caret under it.
+  // Labels in source order, one source line shown once with every caret
+  // under it; the file the heading names first, under the heading.
   std::vector<const Label*> labels;
   for (const auto& l : d.labels)
     if (l.span.valid()) labels.push_back(&l);
-  std::stable_sort(labels.begin(), labels.end(), [](const Label* a, const Label* b) {
-    if (a->span.file != b->span.file) return a->span.file->name < b->span.file->name;
+  const SourceFile* heading = primary ? primary->span.file : nullptr;
+  std::stable_sort(labels.begin(), labels.end(), [heading](const Label* a, const Label* b) {
+    if (a->span.file != b->span.file) {
+      if (a->span.file == heading || b->span.file == heading) return a->span.file == heading;
+      return a->span.file->name < b->span.file->name;
+    }
     return a->span.begin < b->span.begin;
   });
 

@@ -72,7 +72,7 @@ Value Interpreter::top_value(Binding* b, Span use) {
           v.rec->kind = s.record_kind;
           v.rec->span = s.name_span;
         }
-      }
+}
     }
     st.value = v;
     st.status = FieldState::Status::Done;
@@ -125,8 +125,15 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   if (r->state.size() < r->slots().size()) [[unlikely]] {
     if (r->retired) fail(codes::internal, use, "a field of a retired sweep or solve point was asked for");
     r->state.resize(r->slots().size());
-    check_domains(r);
+    try {
+      check_domains(r);
+    } catch (...) {
+      r->domain_error = std::current_exception();
+      throw;
+    }
   }
+  if (r->domain_error) [[unlikely]]
+    std::rethrow_exception(r->domain_error);
   FieldState& st = r->state[i];
   if (st.status == FieldState::Status::Done) return st.value;
   if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);

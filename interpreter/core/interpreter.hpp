@@ -299,6 +299,8 @@ class Interpreter {
     Span span;         // where the value was written
     std::string what;  // "`plan.tp`", "the argument `n` of f(n)"; empty: the name itself
     bool field = false;
+    Record* rec = nullptr;                 // the record whose field it is
+    const ast::Expr* formula = nullptr;    // the field's formula that gave the value
   };
   Origin origin_of(const ast::Expr& node, Env* env);
   // The record's domain fields (a formula that is a require() call or a

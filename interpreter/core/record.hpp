@@ -189,6 +189,9 @@ struct Record {
   // Its memo was given back (Interpreter::retire): asking it for a field is
   // a mistake of napkin's, not a memo to make again from its base's formulas.
   bool retired = false;
+  // A domain its fields state was broken when its memo was made: every field
+  // asked after that is this error, so no figure of it is ever shown.
+  std::exception_ptr domain_error;
 
   SlotView slots() const { return SlotView(*table); }
   const std::unordered_map<std::string, std::size_t>& index() const { return table->index(); }

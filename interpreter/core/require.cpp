@@ -27,6 +27,10 @@ bool is_require_call(const ast::Expr& e) {
 // than any real chain of helpers.
 constexpr int kMaxHops = 64;
 
+// A place in a file of the standard library, which its users read but do
+// not edit.
+bool from_library(Span s) { return s.file && s.file->dir.empty() && s.file->name.starts_with("std/"); }
+
 }  // namespace
 
 bool is_domain_formula(const ast::Expr& e) {
@@ -59,6 +63,8 @@ Interpreter::Origin Interpreter::origin_of(const ast::Expr& node, Env* env) {
           o.span = slot.decl->value ? slot.decl->value->span : slot.decl->span;
           o.what = fmt::format("`{}`", frame_label(Frame{s->self, i, nullptr, Span{}}));
           o.field = true;
+          o.rec = s->self;
+          o.formula = slot.decl->value.get();
           return o;
         }
       }
@@ -106,12 +112,23 @@ Value Interpreter::eval_require(const ast::Expr& call, Env* env) {
   d.code = o.field ? codes::field_type : codes::bad_arguments;
   const std::string what = o.what.empty() ? fmt::format("`{}`", print_expr(*call.items[1])) : o.what;
   d.message = fmt::format("{} must be {}, but it is {}", what, domain, show(x));
-  d.labels.push_back({o.span, fmt::format("this is {}", show(x)), true});
+  const Span made = o.rec ? o.rec->span : Span{};
+  const bool by_default = o.field && o.formula && from_library(o.span) && made.valid() && !from_library(made);
+  if (by_default) {
+    // The library's default gave the value, from inputs set where the
+    // record was made: that is the place to change, so the error is there.
+    d.labels.push_back({made, fmt::format("its `{}` is {} here", print_expr(*call.items[1]), show(x)), true});
+    d.labels.push_back({o.span, "by this default", false});
+  } else {
+    d.labels.push_back({o.span, fmt::format("this is {}", show(x)), true});
+  }
   d.labels.push_back({call.items[2]->span, "its domain, stated here", false});
   if (!c.mask.empty())
     d.notes.push_back(fmt::format("{} of its {} samples are outside the domain", show(Value::quantity(static_cast<double>(outside))),
                                   show(Value::quantity(static_cast<double>(c.mask.size())))));
-  d.help = fmt::format("give it a value that is {}", domain);
+  d.help = by_default ? fmt::format("set `{}` where the record is made to a value that is {}, or change the inputs its default uses: {}",
+                                     print_expr(*call.items[1]), domain, print_expr(*o.formula))
+                       : fmt::format("give it a value that is {}", domain);
   throw Error(std::move(d));
 }
 

@@ -7,6 +7,7 @@
 
 #include "grammar/comments.hpp"
 #include "grammar/printer.hpp"
+#include "interpreter/core/builtins.hpp"
 
 namespace napkin {
 
@@ -132,6 +133,18 @@ std::vector<std::string> headline_of(Interpreter& in, Module* m, const Record* r
   return out;
 }
 
+// The field of `r` whose domain check failed: one that states domains
+// (std/plans' `input_domains`) and could not be evaluated.
+std::size_t failed_domain(const Record& r) {
+  for (std::size_t i = 0; i < r.state.size(); ++i) {
+    const Slot& slot = r.slots()[i];
+    if (r.state[i].status == FieldState::Status::Failed && slot.decl && slot.decl->value &&
+        is_domain_formula(*slot.decl->value))
+      return i;
+  }
+  return SlotTable::npos;
+}
+
 Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, const Formulas& formulas) {
   const std::vector<std::string> headline = headline_of(in, m, r);
   Section s;
@@ -160,6 +173,15 @@ Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, co
     } catch (const MissingInput& e) {
       s.fields.push_back(missing(e, q, slot.name, at));
     } catch (const Error& e) {
+      const std::size_t d = r->domain_error ? failed_domain(*r) : SlotTable::npos;
+      if (d != SlotTable::npos) {
+        // Every field of a record that breaks a domain is that one error:
+        // shown once, under the field that states the domain.
+        const Slot& ds = r->slots()[d];
+        s.fields.clear();
+        s.fields.push_back(errors.failed(e, r->name + "." + ds.name, ds.name, ds.decl->name_span));
+        break;
+      }
       s.fields.push_back(errors.failed(e, q, slot.name, at));
     }
   }

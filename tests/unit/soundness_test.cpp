@@ -171,7 +171,7 @@ TEST_CASE("a range whose tail overflows is E0401 where it is written", "[ranges]
   // value, 1e285 · 1e20, does not overflow; the tail, 1e297 · 1e20, does).
   e = s.error("(1e280 to 1e290) * 1e20");
   CHECK(has(e, "error[E0401]: for some of the range's samples this overflows"));
-  CHECK(has(e, "<expr>:1:2"));
+  CHECK(has(e, "<expr>:1:1"));
 }
 
 TEST_CASE("uniform() with ends further apart than the largest double is still a uniform", "[ranges][overflow]") {
