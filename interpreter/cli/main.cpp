@@ -2,6 +2,7 @@
 // subcommand to a small function. Exit codes: 0 ok, 1 a check failed,
 // 2 a usage, parse or evaluation error.
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <csignal>
 #include <functional>
 #include <cstdio>
@@ -437,6 +438,53 @@ void declare_lsp(CLI::App& app, State& st) {
   add(st, lsp_cmd, [&st] { return cmd_lsp(st.lsp, st.common); });
 }
 
+// CLI11 says "--zero: 1 required N missing" of an option given no value:
+// said instead in the option's own words, with how to write it.
+napkin::Diagnostic missing_value(const CLI::App& app, const std::string& what) {
+  const std::size_t colon = what.find(": ");
+  const bool missing = what.ends_with(" missing") && what.find(" required ") != std::string::npos;
+  if (colon == std::string::npos || !missing) return napkin::unplaced(napkin::codes::usage, what, kMoreHelp);
+  const std::string name = what.substr(0, colon);
+  const CLI::Option* opt = nullptr;
+  for (const CLI::App* sub : app.get_subcommands())
+    if (!opt) opt = sub->get_option_no_throw(name);
+  if (!opt) opt = app.get_option_no_throw(name);
+  if (!opt) return napkin::unplaced(napkin::codes::usage, what, kMoreHelp);
+  // A choice's type reads "TEXT:{text,json,...}": its first choice is the example.
+  std::string value = opt->get_type_name();
+  if (const std::size_t set = value.find(":{"); set != std::string::npos)
+    value = value.substr(set + 2, value.find_first_of(",}", set + 2) - set - 2);
+  return napkin::unplaced(napkin::codes::usage, fmt::format("{} needs a value: {}", name, opt->get_description()),
+                          fmt::format("write `{} {}`, or leave {} out", name, value, name));
+}
+
+// How a command's arguments are written: `napkin layout FILE.napkin PLAN`.
+std::string usage_of(const CLI::App& sub) {
+  std::string out = "napkin " + sub.get_name();
+  for (const CLI::Option* o : sub.get_options([](const CLI::Option* o) { return o->get_positional(); })) {
+    const std::string& n = o->get_name();
+    std::string word = n;
+    for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (n == "file" || n == "reference" || n == "submission") word += ".napkin";
+    if (n == "files") word = sub.get_name() == "diff" ? "OLD.napkin NEW.napkin" : "FILE.napkin ...";
+    out += " " + word;
+  }
+  return out;
+}
+
+// CLI11 says "files is required" of a command given no file.
+napkin::Diagnostic missing_argument(const CLI::App& app, const std::string& what) {
+  const std::size_t end = what.find(" is required");
+  if (end == std::string::npos || what.size() != end + 12) return napkin::unplaced(napkin::codes::usage, what, kMoreHelp);
+  const std::string name = what.substr(0, end);
+  for (const CLI::App* sub : app.get_subcommands())
+    if (const CLI::Option* opt = sub->get_option_no_throw(name); opt && opt->get_positional())
+      return napkin::unplaced(napkin::codes::usage,
+                              fmt::format("napkin {} needs {}", sub->get_name(), opt->get_description()),
+                              fmt::format("write `{}`; `napkin {} --help` says more", usage_of(*sub), sub->get_name()));
+  return napkin::unplaced(napkin::codes::usage, what, kMoreHelp);
+}
+
 void describe(CLI::App& app) {
   app.footer(
       "Examples:\n"
@@ -530,6 +578,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ArgumentMismatch& e) {
+    return finish(napkin::cli::failed(missing_value(app, e.what())));
+  } catch (const CLI::RequiredError& e) {
+    return finish(napkin::cli::failed(missing_argument(app, e.what())));
   } catch (const CLI::ParseError& e) {  // what CLI11 found wrong, with napkin's code for it
     return finish(napkin::cli::failed(napkin::unplaced(napkin::codes::usage, e.what(), kMoreHelp)));
   }

@@ -68,6 +68,13 @@ expect_match usage.version 0 '^napkin [0-9]+\.[0-9]+\.[0-9]+' out -- "$napkin" -
 expect_match usage.no_command 2 'A subcommand is required' err -- "$napkin"
 expect_match usage.bad_option 2 'unknown|not expected|Extras' err -- "$napkin" run --frobnicate x.napkin
 expect_match usage.bad_format 2 'format' err -- "$napkin" run "$tmp/plan.napkin" --format yaml
+# An option or argument left out is said in its own words, with how to write it.
+expect_match usage.option_needs_value 2 '^error\[E0800\]: --zero needs a value: ZeRO stages to try, 0 to 3' err -- "$napkin" layout "$tmp/plan.napkin" plan --zero
+expect_in usage.option_value_written "$tmp/err" 'help: write `--zero N`, or leave --zero out'
+expect_match usage.choice_needs_value 2 'help: write `--format text`, or leave --format out' err -- "$napkin" run "$tmp/plan.napkin" --format
+expect_match usage.file_missing 2 '^error\[E0800\]: napkin check needs one or more \.napkin files$' err -- "$napkin" check
+expect_match usage.plan_missing 2 'help: write `napkin layout FILE\.napkin PLAN`; `napkin layout --help` says more' err -- "$napkin" layout "$tmp/plan.napkin"
+expect_match usage.diff_missing 2 'help: write `napkin diff OLD\.napkin NEW\.napkin`' err -- "$napkin" diff
 expect_match io.missing_file 2 'E0602.*cannot read' err -- "$napkin" run "$tmp/nope.napkin"
 # A unit typo in a measure's fallback is E0200 when the file loads, on every
 # machine: with probes on (here, where the probe runs) as with them off.
