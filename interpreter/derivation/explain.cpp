@@ -12,6 +12,19 @@ namespace {
 struct Builder {
   const Interpreter& in;
   std::set<std::pair<const void*, std::size_t>> seen;
+  // A function called again with the same arguments is the same derivation:
+  // explained once, however many places call it.
+  std::set<std::string> seen_calls;
+
+  std::string call_key(const CallTrace& c) const {
+    std::string key = fmt::format("{}", static_cast<const void*>(c.decl));
+    for (const auto& [name, v] : c.args) {
+      key += "|" + in.show(v);
+      if (v.kind == Value::Kind::Quantity) key += fmt::format("#{}", v.q.v);
+      if (v.kind == Value::Kind::Record) key += fmt::format("#{}", static_cast<const void*>(v.rec));
+    }
+    return key;
+  }
 
   std::vector<ExplainNode> children(const Trace& t, int depth) {
     std::vector<ExplainNode> out;
@@ -53,6 +66,10 @@ struct Builder {
     o.pretty = true;
     n.label = print_expr(*e.node, o);
     n.derivation = derive(in, *e.call->decl->value, e.call->trace, e.value);
+    if (!n.derivation.input && !seen_calls.insert(call_key(*e.call)).second) {
+      n.repeated = true;
+      return n;
+    }
     expand(n, {e.call.get(), 0}, e.call->trace, depth);
     return n;
   }
