@@ -88,12 +88,15 @@ Plan read_plan(Interpreter& in, Module* m, const LayoutSpec& spec, LayoutResult&
   if (rv.kind != Value::Kind::Record)
     fail(codes::not_a_record, rec_expr.span,
          fmt::format("napkin layout searches a training plan, but `{}` is {}", spec.record, describe_kind(rv)));
-  p.base = rv.rec;
-  out.record = p.base->name.empty() ? spec.record : p.base->name;
-  for (const char* n : kInputs) p.inputs.push_back(slot_of(p.base, out.record, n));
-  for (const char* n : kColumns) p.columns.push_back(slot_of(p.base, out.record, n));
-  for (const char* n : kStepParts) p.columns.push_back(slot_of(p.base, out.record, n));
-  for (const char* n : kValidity) p.columns.push_back(slot_of(p.base, out.record, n));
+  out.record = rv.rec->name.empty() ? spec.record : rv.rec->name;
+  for (const char* n : kInputs) p.inputs.push_back(slot_of(rv.rec, out.record, n));
+  for (const char* n : kColumns) p.columns.push_back(slot_of(rv.rec, out.record, n));
+  for (const char* n : kStepParts) p.columns.push_back(slot_of(rv.rec, out.record, n));
+  for (const char* n : kValidity) p.columns.push_back(slot_of(rv.rec, out.record, n));
+  // The search varies the degrees of the plan, so the plan's own need not
+  // be a layout the model can run; its other inputs' domains still hold.
+  p.base = in.with_values(rv.rec, {{slot_of(rv.rec, out.record, stdlib_names::plan_strict_layout), Value::boolean(false)}});
+  in.validate(p.base);
   out.gpus = number_in(in, m, p.base, stdlib_names::plan_gpus, out.record);
   out.gpus_per_domain = number_in(in, m, p.base, stdlib_names::plan_gpus_per_domain, out.record);
   out.capacity_value = in.eval_in({m, p.base}, in.parse_snippet("<layout>", stdlib_names::plan_memory_capacity));

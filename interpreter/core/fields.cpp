@@ -125,12 +125,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
   if (r->state.size() < r->slots().size()) [[unlikely]] {
     if (r->retired) fail(codes::internal, use, "a field of a retired sweep or solve point was asked for");
     r->state.resize(r->slots().size());
-    try {
-      check_domains(r);
-    } catch (...) {
-      r->domain_error = std::current_exception();
-      throw;
-    }
+    validate(r);
   }
   if (r->domain_error) [[unlikely]]
     std::rethrow_exception(r->domain_error);

@@ -110,6 +110,11 @@ class Interpreter {
   // A copy of `base` whose fields `values` are given values instead of
   // their formulas; each value is checked against the field's declared type.
   Record* with_values(Record* base, const std::vector<std::pair<std::size_t, Value>>& values);
+  // Checks the domains `r`'s fields state (require.cpp), as asking a field of
+  // a new record does; a point made by with_values is not checked unless
+  // this is called. A broken domain is thrown, and every later field of `r`
+  // is that error.
+  void validate(Record* r);
   // How many records have been made so far: a record whose serial is at
   // least this was made after the call (retirable() and reaches_no_point()
   // in record.hpp tell from it whether a point may be retired).

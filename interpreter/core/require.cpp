@@ -126,10 +126,19 @@ Value Interpreter::eval_require(const ast::Expr& call, Env* env) {
   if (!c.mask.empty())
     d.notes.push_back(fmt::format("{} of its {} samples are outside the domain", show(Value::quantity(static_cast<double>(outside))),
                                   show(Value::quantity(static_cast<double>(c.mask.size())))));
-  d.help = by_default ? fmt::format("set `{}` where the record is made to a value that is {}, or change the inputs its default uses: {}",
-                                     print_expr(*call.items[1]), domain, print_expr(*o.formula))
+  d.help = by_default ? fmt::format("change the inputs its default uses, {}; or, where the record is made, give `{}` a value that is {}",
+                                     print_expr(*o.formula), print_expr(*call.items[1]), domain)
                        : fmt::format("give it a value that is {}", domain);
   throw Error(std::move(d));
+}
+
+void Interpreter::validate(Record* r) {
+  try {
+    check_domains(r);
+  } catch (...) {
+    r->domain_error = std::current_exception();
+    throw;
+  }
 }
 
 void Interpreter::check_domains(Record* r) {

@@ -89,6 +89,9 @@ inline constexpr const char* plan_experts = "model.experts";  // above 1: a mixt
 inline constexpr const char* plan_global_batch = "global_batch";
 inline constexpr const char* plan_tp_inside_domain = "tp_inside_domain";
 inline constexpr const char* plan_memory_capacity = "memory_capacity";
+// Set false in the plan the search starts from: a candidate that breaks a
+// layout rule is priced and counted under each reason, not an error.
+inline constexpr const char* plan_strict_layout = "strict_layout";
 
 // ---- std/models, std/serving, std/hf -----------------------------------------
 // `napkin quick` (cli/cmd_quick.cpp) writes one scenario, `serving with

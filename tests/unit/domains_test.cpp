@@ -37,6 +37,7 @@ TEST_CASE("a record that breaks a domain shows no figure, however many fields ar
 TEST_CASE("a library default outside its domain is an error where the record was made", "[evaluator][domains]") {
   Session s;
   s.load(R"(import "std/plans"
+import "std/models"
 let q = training_plan with { model = llama3_70b, cluster = dgx_h100 with { domains = 64 }, tp = 8, pp = 3, global_batch = 512, tokens_to_train = 1 Ttoken }
 )");
   const std::string e = s.error("q.step_time");
@@ -45,10 +46,32 @@ let q = training_plan with { model = llama3_70b, cluster = dgx_h100 with { domai
   CHECK(has(e, "but it is 21.33"));
   // The heading and the first quoted line are the user's, where tp and pp
   // were set; the library's default and domain follow.
-  CHECK(e.rfind("test0.napkin:2:9: error[E0203]", 0) == 0);
+  CHECK(e.rfind("test0.napkin:3:9: error[E0203]", 0) == 0);
   CHECK(e.find("its `dp` is 21.33 here") < e.find("--> std/plans"));
   CHECK(has(e, "by this default"));
-  CHECK(has(e, "or change the inputs its default uses: cluster.gpus / (tp * pp * cp)"));
+  CHECK(has(e, "help: change the inputs its default uses, cluster.gpus / (tp * pp * cp); or, where the record is made, give `dp` a value"));
+}
+
+TEST_CASE("a plan whose layout the model cannot run is an error at the input that breaks it", "[evaluator][domains]") {
+  Session s;
+  s.load(R"(import "std/plans"
+import "std/models"
+let c = dgx_h100 with { domains = 48 }
+let heads = training_plan with { model = llama3_70b, cluster = c, tp = 3, global_batch = 384, tokens_to_train = 1 Ttoken }
+let batch = training_plan with { model = llama3_70b, cluster = c, tp = 8, global_batch = 100, tokens_to_train = 1 Ttoken }
+let loose = heads with { strict_layout = false }
+)");
+  // 64 heads do not split 3 ways: at `tp = 3`, not at a figure that follows.
+  std::string e = s.error("heads.step_time");
+  CHECK(e.rfind("test0.napkin:4:72: error[E0203]: `(training_plan with { … }).tp` must be a divisor of the heads", 0) == 0);
+  CHECK(s.error("heads.memory_per_gpu") == e);
+  // 100 sequences over 48 replicas.
+  e = s.error("batch.step_time");
+  CHECK(e.rfind("test0.napkin:5:90: error[E0203]: `(training_plan with { … }).global_batch` must be a whole multiple of dp · micro_batch", 0) == 0);
+  // Priced anyway when the plan says so, and its layout_ok says why not.
+  CHECK(s.error("loose.step_time").empty());
+  CHECK_FALSE(s.eval("loose.heads_split").b);
+  CHECK_FALSE(s.eval("loose.layout_ok").b);
 }
 
 TEST_CASE("an operation's place includes the parentheses of its operands", "[parser][spans]") {
