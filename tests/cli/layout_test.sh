@@ -51,25 +51,28 @@ expect_json layout.bloom.published 0 'any((x["tp"], x["pp"], x["vpp"], x["dp"]) 
 # published tp 8 · pp 16 · dp 64 among them, 126 layers on uneven stages.
 expect_match layout.l405.fits 0 '^ +[0-9]+ +8 +16 +1 +1 +64 +1 +2 +selective ' out -- "$napkin" layout "$runs" l405 --top 10 --zero 2 --recompute selective
 # Unless named, every ZeRO stage and recomputation mode is tried: the same
-# two pipelines make 2 · 4 · 3 = 24 layouts. 14 do not fit the 40 GB
+# two pipelines make 2 · 4 · 3 = 24 layouts. 9 do not fit the 40 GB
 # budget: ZeRO 0 (6: the whole 18 B a parameter of the first stage's
-# 2,270,470,144 is 40.87 GB of state even at pp 4), no recomputation (8,
-# 2 of them ZeRO 0: 80
-# layers' worth of 814 MB each), and ZeRO 1 at pp 1 with either remaining
-# mode (54.57 GB of state alone, tests/stdlib/layout_search.napkin). The
-# rest are ranked, each within the budget, and the plan's own software
-# (pp 4, ZeRO 1, selective: 11.33 s above) stays first: ZeRO 2 pays a
+# 2,270,470,144 is 40.87 GB of state even at pp 4), and ZeRO 1 at pp 1
+# with any mode (54.57 GB of state alone, tests/stdlib/layout_search.napkin).
+# Under FlashAttention no recomputation keeps what selective keeps (no s²
+# scores), so it fits wherever selective does. The rest are ranked, each
+# within the budget, and the plan's own pipeline and ZeRO stage (pp 4,
+# ZeRO 1: 11.33 s above) stay first, without recomputation and with
+# selective alike (the flat model prices them the same): ZeRO 2 pays a
 # reduce-scatter for each of its 16 or 64 micro-batches, more than a
 # second of it exposed beside selective recomputation's shorter passes,
 # and ZeRO 3 two gathers more.
-expect_match layout.software.default 0 '; 24 layouts tried, 0 not valid, 14 do not fit in 40 GB$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1,4 --micro-batch 1 --vpp 1
-expect_json layout.software.weighed 0 'len(d["ranked"]) == 10 and all(x["memory_per_gpu"]["si"] <= 40e9 for x in d["ranked"]) and {x["zero_stage"] for x in d["ranked"]} == {1, 2, 3} and {x["recompute"] for x in d["ranked"]} == {"selective", "full"} and (d["ranked"][0]["pp"], d["ranked"][0]["zero_stage"], d["ranked"][0]["recompute"]) == (4, 1, "selective") and abs(d["ranked"][0]["step_time"]["si"] - 11.330) < 0.001 and all(x["parts"]["dp_exposed"] > 1 for x in d["ranked"] if (x["zero_stage"], x["recompute"]) == (2, "selective"))' -- \
+expect_match layout.software.default 0 '; 24 layouts tried, 0 not valid, 9 do not fit in 40 GB$' out -- "$napkin" layout "$f" plan --tp 8 --pp 1,4 --micro-batch 1 --vpp 1
+expect_json layout.software.weighed 0 'len(d["ranked"]) == 15 and all(x["memory_per_gpu"]["si"] <= 40e9 for x in d["ranked"]) and {x["zero_stage"] for x in d["ranked"]} == {1, 2, 3} and {x["recompute"] for x in d["ranked"]} == {"none", "selective", "full"} and [(x["pp"], x["zero_stage"], x["recompute"]) for x in d["ranked"][:2]] == [(4, 1, "none"), (4, 1, "selective")] and abs(d["ranked"][0]["step_time"]["si"] - 11.330) < 0.001 and all(x["parts"]["dp_exposed"] > 1 for x in d["ranked"] if (x["zero_stage"], x["recompute"]) == (2, "selective"))' -- \
   "$napkin" layout "$f" plan --tp 8 --pp 1,4 --micro-batch 1 --vpp 1 --top 100 --format json
-# Equal step times rank the smaller memory first: the flat model prices no
-# recomputation and selective recomputation alike, so at 80 GB the
-# selective layout comes before the one that keeps every activation.
+# Equal step times rank the smaller memory first: without FlashAttention
+# no recomputation keeps the s² scores, and the flat model prices it and
+# selective recomputation alike, so at 80 GB the selective layout comes
+# before the one that keeps every activation. (The plan argument may be
+# any expression that makes a plan.)
 expect_json layout.software.tie 0 '[(x["recompute"], x["memory_per_gpu"]["si"] < 20e9) for x in d["ranked"] if (x["pp"], x["zero_stage"]) == (4, 2) and x["recompute"] != "full"] == [("selective", True), ("none", False)] and len({x["step_time"]["si"] for x in d["ranked"] if (x["pp"], x["zero_stage"]) == (4, 2) and x["recompute"] != "full"}) == 1' -- \
-  "$napkin" layout "$f" roomy --tp 8 --pp 1,4 --micro-batch 1 --vpp 1 --top 100 --format json
+  "$napkin" layout "$f" "roomy with { flash_attention = false }" --tp 8 --pp 1,4 --micro-batch 1 --vpp 1 --top 100 --format json
 # --vpp and --zero name the values to try; a ZeRO stage past 3 is refused.
 expect_match layout.zero 0 '; 4 layouts tried' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --zero 0,1,2,3 --recompute selective
 expect_match layout.zero_range 2 '^error\[E0800\]: each value of --zero must be a whole number from 0 to 3, but this is 4$' err -- "$napkin" layout "$f" roomy --zero 4
