@@ -435,6 +435,17 @@ Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
     d.labels.push_back({e.span, "unknown field", true});
     auto close = suggestions(e.text, names, spellings);
     if (!close.empty()) d.help = did_you_mean(close);
+    // The library asks for the right name of a record the user wrote (a
+    // config read by import_json): the near spelling is the user's, and
+    // the one to mend.
+    const Slot* near = close.empty() ? nullptr : r->find(close[0]);
+    if (from_library(e.span) && near && near->decl && near->decl->span.valid() && !from_library(near->decl->span)) {
+      std::string where = near->decl->span.file->name;
+      if (where.ends_with(" (as napkin)")) where.resize(where.size() - 12);
+      d.message += fmt::format(", which {} reads", e.span.file->name);
+      d.help = fmt::format("{} has `{}`: if that is meant, name it `{}` in {}", r->name.empty() ? "the record" : r->name,
+                           close[0], e.text, where);
+    }
     throw Error(std::move(d));
   }
   Value v = field(r, i, e.span);

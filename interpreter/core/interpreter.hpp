@@ -28,6 +28,10 @@
 
 namespace napkin {
 
+// A place in a file of the standard library, which its users read but do
+// not edit: an error there is mended in the user's inputs.
+inline bool from_library(Span s) { return s.file && s.file->dir.empty() && s.file->name.starts_with("std/"); }
+
 struct CompiledAst;
 
 // The fields of all records made, counted once per record that holds them

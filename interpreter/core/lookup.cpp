@@ -51,6 +51,13 @@ void register_lookup(Interpreter& in) {
     if (at == SlotTable::npos || unset(r, at)) return a.values[2];
     return i.field(r, at, a.nodes[1]->span);
   });
+  // Whether the record names the field at all, null or not: a config class
+  // may give a key it leaves out one default and a null another.
+  add_builtin(in, "has", 2, 2, "has(record, name)", [](Interpreter& i, const CallArgs& a) -> Value {
+    if (a.values[0].kind != Value::Kind::Record) i.type_error(a.values[0], a.nodes[0], "a record");
+    if (a.values[1].kind != Value::Kind::String) i.type_error(a.values[1], a.nodes[1], "a field name in quotes");
+    return Value::boolean(a.values[0].rec->table->find(a.values[1].str()) != SlotTable::npos);
+  });
   add_builtin(in, "count", 2, 2, "count(list, x)", [](Interpreter& i, const CallArgs& a) -> Value {
     if (a.values[0].kind != Value::Kind::List) i.type_error(a.values[0], a.nodes[0], "a list");
     double n = 0;

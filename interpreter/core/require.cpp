@@ -27,10 +27,6 @@ bool is_require_call(const ast::Expr& e) {
 // than any real chain of helpers.
 constexpr int kMaxHops = 64;
 
-// A place in a file of the standard library, which its users read but do
-// not edit.
-bool from_library(Span s) { return s.file && s.file->dir.empty() && s.file->name.starts_with("std/"); }
-
 }  // namespace
 
 bool is_domain_formula(const ast::Expr& e) {
@@ -126,8 +122,11 @@ Value Interpreter::eval_require(const ast::Expr& call, Env* env) {
   if (!c.mask.empty())
     d.notes.push_back(fmt::format("{} of its {} samples are outside the domain", show(Value::quantity(static_cast<double>(outside))),
                                   show(Value::quantity(static_cast<double>(c.mask.size())))));
+  // A default too long to read in one line is named by its place.
+  const std::string formula = by_default ? print_expr(*o.formula) : "";
+  const std::string uses = formula.size() <= 60 ? formula : "at " + o.span.where_line();
   d.help = by_default ? fmt::format("change the inputs its default uses, {}; or, where the record is made, give `{}` a value that is {}",
-                                     print_expr(*o.formula), print_expr(*call.items[1]), domain)
+                                     uses, print_expr(*call.items[1]), domain)
                        : fmt::format("give it a value that is {}", domain);
   throw Error(std::move(d));
 }

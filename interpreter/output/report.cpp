@@ -1,6 +1,8 @@
 #include "report.hpp"
 
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
 #include <unordered_set>
@@ -76,10 +78,11 @@ struct Errors {
   std::vector<Diagnostic>* out = nullptr;  // null: throw
   std::vector<std::exception_ptr> seen;
 
-  // Called in a catch block: rethrows unless errors are kept.
-  FieldReport failed(const Error& e, std::string qualified, std::string name, Span at) {
+  // Called in a catch block: rethrows unless errors are kept. `user`: the
+  // place in the user's file that asked for it (a record's or let's name).
+  FieldReport failed(const Error& e, std::string qualified, std::string name, Span at, Span user = {}) {
     if (!out) throw;
-    keep(e);
+    keep(e, qualified, user);
     const Diagnostic& d = e.diagnostic();
     FieldReport f;
     f.at = at;
@@ -88,7 +91,7 @@ struct Errors {
     f.error = d;
     return f;
   }
-  void keep(const Error& e) {
+  void keep(const Error& e, const std::string& qualified = {}, Span user = {}) {
     const std::exception_ptr p = std::current_exception();
     for (const auto& s : seen)
       if (s == p) return;
@@ -99,6 +102,15 @@ struct Errors {
         if (d.code == codes::recursion_limit) return;
     seen.push_back(p);
     out->push_back(e.diagnostic());
+    // An error inside the library names the place in the user's file that
+    // needed it, unless evaluation already did.
+    Diagnostic& d = out->back();
+    const bool in_library = !d.labels.empty() && from_library(d.labels.front().span);
+    if (in_library && user.valid() && !from_library(user) &&
+        std::none_of(d.notes.begin(), d.notes.end(), [&](const std::string& n) {
+          return n.starts_with("needed by ") || n.find(user.file->name + ":") != std::string::npos;
+        }))
+      d.notes.push_back(fmt::format("needed by {} at {}", qualified, user.where()));
   }
 };
 
@@ -179,10 +191,10 @@ Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, co
         // shown once, under the field that states the domain.
         const Slot& ds = r->slots()[d];
         s.fields.clear();
-        s.fields.push_back(errors.failed(e, r->name + "." + ds.name, ds.name, ds.decl->name_span));
+        s.fields.push_back(errors.failed(e, r->name + "." + ds.name, ds.name, ds.decl->name_span, r->span));
         break;
       }
-      s.fields.push_back(errors.failed(e, q, slot.name, at));
+      s.fields.push_back(errors.failed(e, q, slot.name, at, r->span));
     }
   }
   return s;
@@ -245,7 +257,7 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
       s.kind = SectionKind::lets;
       s.name = b->name;
       s.at = st.span;
-      s.fields.push_back(errors.failed(e, b->name, b->name, st.name_span));
+      s.fields.push_back(errors.failed(e, b->name, b->name, st.name_span, st.name_span));
       out.sections.push_back(std::move(s));
     }
   }
