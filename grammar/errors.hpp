@@ -22,6 +22,7 @@ NAPKIN_EXPECT(paren_close, "expected ')' to close the parenthesis");
 NAPKIN_EXPECT(call_close, "expected ',' or ')' to close the argument list");
 NAPKIN_EXPECT(member_name, "expected a field name after '.'");
 NAPKIN_EXPECT(with_body, "expected '{' after 'with', e.g. `decode with { batch = 8 }`");
+NAPKIN_EXPECT(thousands_separator, "a number is written without thousands separators");
 NAPKIN_EXPECT(unit_after_operand, "a unit follows a number literal, not a name or an expression");
 NAPKIN_EXPECT(pow_rhs, "expected an exponent after '^'");
 NAPKIN_EXPECT(mul_rhs, "expected an operand after the operator");

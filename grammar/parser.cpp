@@ -232,6 +232,29 @@ Span char_at(const SourceFile& file, std::size_t b) {
   return Span{&file, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(end)};
 }
 
+// `2,048` at byte b (its comma): the number as written, and the two ways
+// to write what was meant.
+[[noreturn]] void thousands(const SourceFile& file, std::size_t b) {
+  std::size_t begin = b;
+  while (begin > 0 && (std::isdigit(static_cast<unsigned char>(file.text[begin - 1])) || file.text[begin - 1] == '_'))
+    --begin;
+  std::size_t end = b + 4;
+  while (end + 3 < file.text.size() && file.text[end] == ',' && std::isdigit(static_cast<unsigned char>(file.text[end + 1])) &&
+         std::isdigit(static_cast<unsigned char>(file.text[end + 2])) && std::isdigit(static_cast<unsigned char>(file.text[end + 3])))
+    end += 4;
+  const std::string written = file.text.substr(begin, end - begin);
+  std::string plain, grouped;
+  for (char c : written) {
+    if (c != ',') plain += c;
+    grouped += c == ',' ? '_' : c;
+  }
+  fail(codes::syntax, Span{&file, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)},
+       fmt::format("`{}` is written with a thousands separator, which napkin does not read", written),
+       end == b + 4 ? fmt::format("write `{}` or `{}`; for two values, put a space after the comma: `{}, {}`", plain,
+                                  grouped, written.substr(0, b - begin), written.substr(b - begin + 1))
+                    : fmt::format("write `{}` or `{}`", plain, grouped));
+}
+
 template <typename Rule>
 void parse_into(const SourceFile& file, AstBuilder& builder) {
   check_encoding(file);
@@ -251,6 +274,7 @@ void parse_into(const SourceFile& file, AstBuilder& builder) {
       while (b > 0 && std::isspace(static_cast<unsigned char>(file.text[b - 1]))) --b;
     const std::string message(e.message());
     if (message == parse_errors::message<unit_after_operand>) stray_unit(file, b, message);
+    if (message == parse_errors::message<thousands_separator>) thousands(file, b);
     // `**` is a power in Python, which a course's students write first.
     if (message == parse_errors::message<mul_rhs> && b > 0 && b < file.text.size() && file.text[b] == '*' &&
         file.text[b - 1] == '*')

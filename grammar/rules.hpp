@@ -126,7 +126,13 @@ struct unit_expr : seq<unit_factor, star<unit_op, unit_factor>> {};
 struct digits : seq<plus<digit>, star<one<'_'>, plus<digit>>> {};
 struct fraction : seq<one<'.'>, plus<digit>> {};
 struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, plus<digit>> {};
-struct number_value : seq<digits, opt<fraction>, opt<exponent>> {};
+// `2,048`, a number with a thousands separator as napkin prints it, is
+// refused where it is written: in a call it would read as two arguments
+// (`max(1, 2,048)` is 48), and elsewhere as stray text.
+struct thousands_group : seq<one<','>, digit, digit, digit, not_at<digit>> {};
+struct thousands_separator : failure {};
+struct no_thousands : if_must<at<thousands_group>, thousands_separator> {};
+struct number_value : seq<digits, opt<no_thousands>, opt<fraction>, opt<exponent>> {};
 struct percent : one<'%'> {};
 struct number_literal : seq<number_value, opt<sor<percent, seq<blanks, unit_expr>>>> {};
 // `$2/hour` is 2 USD/hour.
