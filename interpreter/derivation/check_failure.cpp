@@ -34,7 +34,9 @@ Diagnostic check_failure(const Interpreter& in, const CheckResult& c) {
     d.labels.push_back({s.expected->span, c.detail, false});
   } else {
     const Derivation v = derive(in, *s.value, c.trace, Value::boolean(false), digits);
-    d.message = fmt::format("check failed: {} is false", text(v.substituted));
+    // A check of one name substitutes to the bare `false`: say the name.
+    const std::string said = text(v.substituted) == "false" ? print_expr(*s.value) : text(v.substituted);
+    d.message = fmt::format("check failed: {} is false", said);
     d.labels.push_back({s.value->span, "this is false", true});
   }
   d.help = "`napkin explain FILE EXPR` shows how a value was derived";

@@ -6,6 +6,7 @@
 #include "error_info.hpp"
 #include "output.hpp"
 #include "solve_output.hpp"
+#include "grammar/printer.hpp"
 #include "grammar/text_width.hpp"
 
 namespace napkin {
@@ -63,7 +64,8 @@ std::string check_failure_text(const Interpreter& in, const CheckResult& c) {
     out += fmt::format("    {} = {}, expected {}: {}\n", text(d.formula), text(d.result), in.show(expected, digits), c.detail);
   } else {
     Derivation d = derive(in, *c.stmt->value, c.trace, Value::boolean(false), digits);
-    out += fmt::format("    {} is false\n", text(d.substituted));
+    // A check of one name substitutes to the bare `false`: say the name.
+    out += fmt::format("    {} is false\n", text(d.substituted) == "false" ? print_expr(*c.stmt->value) : text(d.substituted));
   }
   // Two levels show what moved the value; `napkin explain` goes all the way.
   for (const auto& n : explain_trace(in, c.trace, 2)) out += explain_text(n, "    ");

@@ -68,6 +68,10 @@ expect_match usage.version 0 '^napkin [0-9]+\.[0-9]+\.[0-9]+' out -- "$napkin" -
 expect_match usage.no_command 2 'A subcommand is required' err -- "$napkin"
 expect_match usage.bad_option 2 'unknown|not expected|Extras' err -- "$napkin" run --frobnicate x.napkin
 expect_match usage.bad_format 2 'format' err -- "$napkin" run "$tmp/plan.napkin" --format yaml
+# A failed check of one name says the name, not `false is false`.
+printf 'let fits = 2 GB < 1 GB\ncheck fits\n' >"$tmp/bare.napkin"
+expect_match check.bare_name 1 '^    fits is false$' out -- "$napkin" check "$tmp/bare.napkin"
+expect_match check.bare_name_error 1 'error\[E0500\]: check failed: fits is false$' err -- "$napkin" run "$tmp/bare.napkin"
 # An option or argument left out is said in its own words, with how to write it.
 expect_match usage.option_needs_value 2 '^error\[E0800\]: --zero needs a value: ZeRO stages to try, 0 to 3' err -- "$napkin" layout "$tmp/plan.napkin" plan --zero
 expect_in usage.option_value_written "$tmp/err" 'help: write `--zero N`, or leave --zero out'
