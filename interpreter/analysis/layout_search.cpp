@@ -84,6 +84,7 @@ struct Plan {
 Plan read_plan(Interpreter& in, Module* m, const LayoutSpec& spec, LayoutResult& out) {
   Plan p;
   const ast::Expr& rec_expr = in.parse_snippet("<record>", spec.record);
+  in.expect_record(&rec_expr);
   Value rv = in.eval_in(m, rec_expr);
   if (rv.kind != Value::Kind::Record)
     fail(codes::not_a_record, rec_expr.span,

@@ -40,6 +40,7 @@ struct Target {
 // an error there points into the statement, not into the snippet.
 Value record_value(Interpreter& in, Module* m, const SolveSpec& spec) {
   const ast::Expr& e = in.parse_snippet("<record>", spec.record);
+  in.expect_record(&e);
   try {
     return in.eval_in(m, e);
   } catch (Error& err) {

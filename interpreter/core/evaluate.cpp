@@ -110,7 +110,7 @@ Value Interpreter::eval_convert(const ast::Expr& e, Env* env) {
 }
 
 Value Interpreter::eval_with(const ast::Expr& e, Env* env) {
-  Value b = eval(*e.items[0], env);
+  Value b = eval_record_operand(*e.items[0], env);
   if (b.kind != Value::Kind::Record)
     fail(codes::not_a_record, e.items[0]->span,
          fmt::format("`with` needs a record on its left, but this is {}", describe_kind(b)));
@@ -340,7 +340,8 @@ void Interpreter::unknown_name(const ast::Expr& e, Env* env) {
       }
     }
   }
-  for (const auto& [n, f] : builtins_) names.push_back(n);
+  if (record_operand_ != &e)
+    for (const auto& [n, f] : builtins_) names.push_back(n);
   Diagnostic d;
   d.code = codes::unknown_name;
   d.message = fmt::format("unknown name `{}`", e.text);
@@ -418,7 +419,7 @@ std::string Interpreter::std_module_defining(const std::string& name) {
 }
 
 Value Interpreter::eval_member(const ast::Expr& e, Env* env) {
-  Value base = eval(*e.items[0], env);
+  Value base = eval_record_operand(*e.items[0], env);
   if (base.kind != Value::Kind::Record)
     fail(codes::not_a_record, e.items[0]->span,
          fmt::format("`.{}` needs a record on its left, but this is {} ({})", e.text, describe_kind(base), show(base)));

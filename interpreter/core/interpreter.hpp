@@ -119,6 +119,9 @@ class Interpreter {
   // this is called. A broken domain is thrown, and every later field of `r`
   // is that error.
   void validate(Record* r);
+  // The expression `e` names a record (napkin layout's plan, solve's
+  // record): an unknown name in it is offered records' spellings only.
+  void expect_record(const ast::Expr* e) { record_operand_ = e; }
   // How many records have been made so far: a record whose serial is at
   // least this was made after the call (retirable() and reaches_no_point()
   // in record.hpp tell from it whether a point may be retired).
@@ -262,6 +265,14 @@ class Interpreter {
   [[noreturn]] void shadowed_parameter(const ast::Expr& e, const Record* r, const Env& fn_scope, bool innermost);
   Value eval_number(const ast::Expr& e);
   Value eval_convert(const ast::Expr& e, Env* env);  // `x -> unit`
+  // The name whose value must be a record (`x` of `x.f` or `x with {}`, a
+  // plan named on the command line): an unknown one is not offered a
+  // builtin function's spelling.
+  const ast::Expr* record_operand_ = nullptr;
+  Value eval_record_operand(const ast::Expr& e, Env* env) {
+    record_operand_ = &e;
+    return eval(e, env);
+  }
   Value eval_with(const ast::Expr& e, Env* env);     // `r with { ... }`
   Value eval_member(const ast::Expr& e, Env* env);
   Value eval_call(const ast::Expr& e, Env* env);

@@ -73,6 +73,8 @@ expect_json layout.software.weighed 0 'len(d["ranked"]) == 15 and all(x["memory_
 # any expression that makes a plan.)
 expect_json layout.software.tie 0 '[(x["recompute"], x["memory_per_gpu"]["si"] < 20e9) for x in d["ranked"] if (x["pp"], x["zero_stage"]) == (4, 2) and x["recompute"] != "full"] == [("selective", True), ("none", False)] and len({x["step_time"]["si"] for x in d["ranked"] if (x["pp"], x["zero_stage"]) == (4, 2) and x["recompute"] != "full"}) == 1' -- \
   "$napkin" layout "$f" "roomy with { flash_attention = false }" --tp 8 --pp 1,4 --micro-batch 1 --vpp 1 --top 100 --format json
+# A misspelt plan is offered the file's plan, not a builtin function (`ln`).
+expect_match layout.unknown_plan 2 'help: did you mean `plan`\?$' err -- "$napkin" layout "$f" pln
 # --vpp and --zero name the values to try; a ZeRO stage past 3 is refused.
 expect_match layout.zero 0 '; 4 layouts tried' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --micro-batch 1 --vpp 1 --zero 0,1,2,3 --recompute selective
 expect_match layout.zero_range 2 '^error\[E0800\]: each value of --zero must be a whole number from 0 to 3, but this is 4$' err -- "$napkin" layout "$f" roomy --zero 4
