@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "grammar/printer.hpp"
 #include "builtins.hpp"
@@ -104,19 +105,27 @@ Value Interpreter::eval_require(const ast::Expr& call, Env* env) {
   const Value words = eval(*call.items[3], env);
   const std::string domain = words.kind == Value::Kind::String ? words.str() : show(words);
   const Origin o = origin_of(*call.items[1], env);
+  // A value just off a whole number (16.0016, a nudged input) is shown with
+  // the digits that tell it from the whole number, not as `16`.
+  std::string shown = show(x);
+  if (x.kind == Value::Kind::Quantity && !x.samples && x.q.v != std::floor(x.q.v)) {
+    Value whole_x = x;
+    whole_x.q.v = std::round(x.q.v);
+    for (int digits = 5; digits <= 15 && show(x, digits - 1) == show(whole_x, digits - 1); ++digits) shown = show(x, digits);
+  }
   Diagnostic d;
   d.code = o.field ? codes::field_type : codes::bad_arguments;
   const std::string what = o.what.empty() ? fmt::format("`{}`", print_expr(*call.items[1])) : o.what;
-  d.message = fmt::format("{} must be {}, but it is {}", what, domain, show(x));
+  d.message = fmt::format("{} must be {}, but it is {}", what, domain, shown);
   const Span made = o.rec ? o.rec->span : Span{};
   const bool by_default = o.field && o.formula && from_library(o.span) && made.valid() && !from_library(made);
   if (by_default) {
     // The library's default gave the value, from inputs set where the
     // record was made: that is the place to change, so the error is there.
-    d.labels.push_back({made, fmt::format("its `{}` is {} here", print_expr(*call.items[1]), show(x)), true});
+    d.labels.push_back({made, fmt::format("its `{}` is {} here", print_expr(*call.items[1]), shown), true});
     d.labels.push_back({o.span, "by this default", false});
   } else {
-    d.labels.push_back({o.span, fmt::format("this is {}", show(x)), true});
+    d.labels.push_back({o.span, fmt::format("this is {}", shown), true});
   }
   d.labels.push_back({call.items[2]->span, "its domain, stated here", false});
   if (!c.mask.empty())

@@ -202,14 +202,21 @@ std::string layout_markdown(const Interpreter& in, const LayoutResult& r, std::s
   return s;
 }
 
+namespace {
+
+// A degree, a GPU count or a stage: whole, so a JSON integer (4, not 4.0).
+std::int64_t whole_number(double x) { return static_cast<std::int64_t>(std::llround(x)); }
+
+}  // namespace
+
 std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_t top, const LayoutResult* against) {
   using nlohmann::ordered_json;
   auto row = [&](const LayoutRow& x) {
     ordered_json j;
-    j["tp"] = x.tp, j["pp"] = x.pp, j["vpp"] = x.vpp, j["cp"] = x.cp;
-    if (r.expert_parallel) j["ep"] = x.ep;
-    j["dp"] = x.dp, j["micro_batch"] = x.micro_batch;
-    j["zero_stage"] = x.zero_stage;
+    j["tp"] = whole_number(x.tp), j["pp"] = whole_number(x.pp), j["vpp"] = whole_number(x.vpp), j["cp"] = whole_number(x.cp);
+    if (r.expert_parallel) j["ep"] = whole_number(x.ep);
+    j["dp"] = whole_number(x.dp), j["micro_batch"] = whole_number(x.micro_batch);
+    j["zero_stage"] = whole_number(x.zero_stage);
     j["recompute"] = recompute_name(x.recompute);
     j["step_time"] = {{"si", x.step_time}, {"display", shown(in, r.time_like, x.step_time)}};
     j["memory_per_gpu"] = {{"si", x.memory}, {"display", shown(in, r.memory_like, x.memory)}};
@@ -223,8 +230,8 @@ std::string layout_json(const Interpreter& in, const LayoutResult& r, std::size_
   };
   ordered_json j;
   j["record"] = r.record;
-  j["gpus"] = r.gpus;
-  j["gpus_per_domain"] = r.gpus_per_domain;
+  j["gpus"] = whole_number(r.gpus);
+  j["gpus_per_domain"] = whole_number(r.gpus_per_domain);
   j["memory_capacity"] = {{"si", r.capacity}, {"display", in.show(r.capacity_value)}};
   j["tried"] = r.tried;
   j["not_valid"] = r.invalid;
