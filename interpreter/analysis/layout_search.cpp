@@ -170,11 +170,31 @@ std::vector<Candidate> candidates(Interpreter& in, Module* m, const LayoutSpec& 
           }
         }
       }
-  if (cands.empty())
-    usage(fmt::format("no degrees tried split {}'s {} GPUs and its batch of {} sequences: tp·pp·cp must divide the "
-                      "GPUs, and the data-parallel replicas times the micro-batch the batch",
-                      out.record, out.gpus, plan.batch),
+  if (cands.empty()) {
+    // Name the culprit where there is one: no tp·pp·cp divides the GPUs, or
+    // every replica count does but no micro-batch splits the batch.
+    std::vector<double> dps;
+    for (double tp : tps)
+      for (double pp : pps)
+        for (double cp : cps)
+          if (const double dp = out.gpus / (tp * pp * cp); dp >= 1 && whole(dp)) dps.push_back(dp);
+    std::string why = "tp·pp·cp must divide the GPUs, and the data-parallel replicas times the micro-batch the batch";
+    if (dps.empty()) {
+      why = "no tp·pp·cp tried divides the GPUs";
+    } else {
+      std::string mb_list;
+      for (double mb : mbs) mb_list += (mb_list.empty() ? "" : ", ") + fmt::format("{}", mb);
+      std::sort(dps.begin(), dps.end());
+      dps.erase(std::unique(dps.begin(), dps.end()), dps.end());
+      std::string dp_list;
+      for (double dp : dps) dp_list += (dp_list.empty() ? "" : ", ") + fmt::format("{}", dp);
+      why = fmt::format("micro-batch{} {} times the data-parallel replicas ({}) {} not divide the batch",
+                        mbs.size() == 1 ? "" : "es", mb_list, dp_list, mbs.size() == 1 ? "does" : "do");
+    }
+    usage(fmt::format("no degrees tried split {}'s {} GPUs and its batch of {} sequences: {}", out.record, out.gpus,
+                      plan.batch, why),
           "give the degrees to try with --tp, --pp, --cp and --micro-batch");
+  }
   return cands;
 }
 

@@ -187,7 +187,11 @@ void declare_explain(CLI::App& app, State& st) {
   auto* explain_cmd = app.add_subcommand("explain", "print the derivation tree of one value, down to its inputs");
   explain_cmd->add_option("file", st.explain.file, "a .napkin file")->required();
   explain_cmd->add_option("name", st.explain.name, "a value such as decode.tokens_per_s, or any expression")->required();
-  explain_cmd->add_option("--depth", st.explain.depth, "levels of inputs to expand (default: all)");
+  explain_cmd->add_option("--depth", st.explain.depth, "levels of inputs to expand (default: all)")->check(CLI::Validator(
+                      [](std::string& v) {
+                        return !v.empty() && v[0] != '-' ? std::string() : std::string("a depth is 0 or more levels, but this is ") + v;
+                      },
+                      "N", "depth"));
   add_format(explain_cmd, st.explain.format, "text (default), json, toml, markdown or latex", kReportFormats);
   explain_cmd->add_flag("--flat", st.explain.flat,
                         "one line: every field and call inlined down to literals and inputs, as a textbook writes it");
@@ -411,7 +415,7 @@ void declare_layout(CLI::App& app, State& st) {
   layout_cmd->add_option("plan", st.layout.record, "a std/plans training_plan, e.g. plan")->required();
   layout_cmd->add_option("--top", st.layout.top, "layouts shown (default 5)")->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   layout_cmd->add_option("--tp", st.layout.tp, "tensor-parallel degrees to try, e.g. 4,8 (default: every divisor inside a domain)")->delimiter(',')->type_name("N");
-  layout_cmd->add_option("--pp", st.layout.pp, "pipeline degrees to try (default: every divisor of the GPUs and layers)")->delimiter(',')->type_name("N");
+  layout_cmd->add_option("--pp", st.layout.pp, "pipeline degrees to try (default: every divisor of the GPUs up to the layers; stages may be uneven)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--cp", st.layout.cp, "context-parallel degrees to try (default: the plan's cp)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--ep", st.layout.ep, "expert-parallel degrees to try (default: for a mixture of experts, every divisor of the experts and dp·cp; else the plan's ep)")->delimiter(',')->type_name("N");
   layout_cmd->add_option("--micro-batch", st.layout.micro_batch, "micro-batch sizes to try (default 1,2,4,8,16)")->delimiter(',')->type_name("N");
@@ -422,6 +426,13 @@ void declare_layout(CLI::App& app, State& st) {
   add_format(layout_cmd, st.layout.format, "text (default), markdown or json", {Format::text, Format::markdown, Format::json});
   add_common(layout_cmd, st.common);
 
+  layout_cmd->footer(
+      "Examples:\n"
+      "  napkin layout examples/plan_70b_on_512_gpus.napkin run\n"
+      "  napkin layout examples/plan_70b_on_512_gpus.napkin run --zero 1 --recompute selective --top 10\n"
+      "  napkin layout examples/plan_70b_on_512_gpus.napkin run --tp 4,8 --pp 1,2,4 --format json\n"
+      "\nExit status: 0 layouts ranked; 1 no layout is valid, or none fits the plan's memory_capacity;\n"
+      "2 a usage, parse or evaluation error.");
   add(st, layout_cmd, [&st] { return cmd_layout(st.layout, st.common); }, &st.layout.format);
 }
 

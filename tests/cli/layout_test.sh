@@ -97,7 +97,9 @@ expect_match layout.recompute.bad 2 'recompute' err -- "$napkin" layout "$f" roo
 # Errors.
 expect_match layout.not_plan 2 'has no field `tp`' err -- "$napkin" layout examples/uncertain_decode.napkin decode
 expect_match layout.bad_degree 2 'whole number from 1' err -- "$napkin" layout "$f" plan --tp 0
-expect_match layout.no_layout 2 "no degrees tried split plan's 512 GPUs and its batch of 1024 sequences: tp·pp·cp must divide the GPUs" err -- "$napkin" layout "$f" plan --tp 3
+expect_match layout.no_layout 2 "no degrees tried split plan's 512 GPUs and its batch of 1024 sequences: no tp·pp·cp tried divides the GPUs$" err -- "$napkin" layout "$f" plan --tp 3
+# The micro-batch named is the culprit when the replicas split the GPUs.
+expect_match layout.no_layout_micro_batch 2 "sequences: micro-batch 3 times the data-parallel replicas \(16\) does not divide the batch$" err -- "$napkin" layout "$f" plan --tp 8 --pp 4 --micro-batch 3
 
 # The options' domains: each a usage error that says what to write.
 # --top 0 is refused in one short line, not answered with a range up to 1.8e308.
