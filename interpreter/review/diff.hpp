@@ -28,6 +28,7 @@ struct DiffSide {
   bool literal = false;  // the formula is a literal: the value is the input itself
   std::string si_unit;   // "B/s": the dimension, for comparing and for JSON
   bool own = false;      // declared in the file itself, not inherited from a library record
+  bool headline = false; // one of its record's headline figures (a plan's step time): listed next
   std::string alias_of;  // the formula is a plain name (`params = model.params`): that name
 };
 

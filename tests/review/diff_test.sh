@@ -58,6 +58,21 @@ expect_match diff.solve_moves 1 '^  solve decode for batch max where fits +203 �
 expect_match diff.solve_fails 1 '^  solve decode for batch min where p5\(tokens_per_s\) >= 5000 token/s +88 → error\[E0503\]' out -- "$napkin" diff "$ud" "$ud4"
 expect_match diff.solve_json 1 '"name": "solve decode for batch max where fits"' out -- "$napkin" diff --format json "$ud" "$ud4"
 
+# A plan's headline figures come right after the file's own fields, before
+# what it inherits; a list of domains moves with its inputs and is no row.
+# examples/plan_70b_on_512_gpus.napkin's plan (tp 4 · pp 2 · vpp 8) against
+# tp 8 · pp 4: its step time is a headline figure.
+sed 's/^scenario plan = run with { tp = 4, pp = 2, vpp = 8, micro_batch = 1 }$/scenario plan = run with { tp = 8, pp = 4, vpp = 1, micro_batch = 1 }/' \
+  examples/plan_70b_on_512_gpus.napkin >"$tmp/plan_tp8.napkin"
+"$napkin" diff examples/plan_70b_on_512_gpus.napkin "$tmp/plan_tp8.napkin" >"$tmp/plan_diff.txt" || true
+rows=$(awk '/^values moved/ {on = 1; next} on && /^  / {print $1} on && !/^  / {exit}' "$tmp/plan_diff.txt" | head -5 | tr '\n' ' ')
+if [ "$rows" = "plan.memory_per_gpu plan.step_time plan.days_to_train plan.implied_mfu plan.middle_layers " ] && ! grep -q 'input_domains' "$tmp/plan_diff.txt"; then
+  passes=$((passes + 1))
+else
+  echo "FAIL diff.headline_first: the first rows were: $rows"
+  failures=$((failures + 1))
+fi
+
 # Errors are reported as errors.
 expect_match diff.missing_file 2 'cannot read' err -- "$napkin" diff "$tmp/nope.napkin" "$tmp/new.napkin"
 expect_match diff.one_file 2 'takes two files' err -- "$napkin" diff "$tmp/new.napkin"
