@@ -79,19 +79,38 @@ std::string explain_side_by_side(const ExplainSide& before, const ExplainSide& a
     }
   }
   flush();
+  // A pair whose old line runs past this would push the new one off a
+  // reviewer's screen: it is two lines instead, old (-) above new (+).
+  constexpr int kSideBySide = 100;
+  auto stacked = [](const Pair& p) { return display_width(p.l) > kSideBySide; };
   int width = std::max(display_width(before.title), 1);
   for (const Pair& p : pairs)
-    if (!p.same) width = std::max(width, display_width(p.l));
+    if (!p.same && !stacked(p)) width = std::max(width, display_width(p.l));
   std::string out = "  " + pad_right(before.title, width) + " │ " + after.title + "\n";
   for (const Pair& p : pairs) {
     if (p.same) {
       out += "  " + p.l + "\n";
       continue;
     }
-    // The right column starts where the two lines part, after their `= `.
+    if (stacked(p)) {
+      if (!p.l.empty()) out += "- " + p.l + "\n";
+      if (!p.r.empty()) out += "+ " + p.r + "\n";
+      continue;
+    }
+    // The right column starts where the two lines part: after their `= `,
+    // or after the tree's drawing both lines share.
     std::string r = p.r;
     const std::size_t eq = p.l.find("= ");
-    if (!p.l.empty() && eq != std::string::npos && p.r.compare(0, eq + 2, p.l, 0, eq + 2) == 0) r = p.r.substr(eq + 2);
+    if (!p.l.empty() && eq != std::string::npos && p.r.compare(0, eq + 2, p.l, 0, eq + 2) == 0) {
+      r = p.r.substr(eq + 2);
+    } else {
+      std::size_t k = 0;
+      while (k < p.l.size() && k < p.r.size() && p.l[k] == p.r[k] &&
+             (p.l[k] == ' ' || static_cast<unsigned char>(p.l[k]) >= 0x80))  // spaces and the box-drawing bytes
+        ++k;
+      while (k > 0 && (static_cast<unsigned char>(p.r[k]) & 0xC0) == 0x80) --k;  // not inside a character
+      r = p.r.substr(k);
+    }
     std::string line = "≠ " + pad_right(p.l, width) + " │ " + r;
     while (line.back() == ' ') line.pop_back();
     out += line + "\n";

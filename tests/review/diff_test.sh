@@ -73,6 +73,12 @@ else
   failures=$((failures + 1))
 fi
 
+# A line too wide for two columns is stacked, old (-) above new (+); the
+# others stay side by side.
+expect_match diff.explain_stacked 1 '^- [│ ]+= 2 FLOP/param · 4,096 · 67,108,864 param / 4$' out -- "$napkin" diff --explain plan.step_time examples/plan_70b_on_512_gpus.napkin "$tmp/plan_tp8.napkin"
+expect_in diff.explain_stacked_new "$tmp/out" '^\+ [│ ]+= 2 FLOP/param · 4,096 · 67,108,864 param / 8$'
+expect_in diff.explain_side_by_side "$tmp/out" '^≠ │   │   │                 = 1,024 / \(64 · 1\) +│ 1,024 / \(16 · 1\)$'
+
 # Errors are reported as errors.
 expect_match diff.missing_file 2 'cannot read' err -- "$napkin" diff "$tmp/nope.napkin" "$tmp/new.napkin"
 expect_match diff.one_file 2 'takes two files' err -- "$napkin" diff "$tmp/new.napkin"
