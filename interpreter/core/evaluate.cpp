@@ -118,19 +118,37 @@ Value Interpreter::eval_with(const ast::Expr& e, Env* env) {
   r->name = "";
   r->kind = b.rec->kind;
   r->span = e.span;
+  // Every name the block misspells is reported at once.
+  std::vector<const ast::FieldDecl*> unknown;
   for (const auto& f : e.fields)
-    if (!b.rec->find(f.name)) {
-      Diagnostic d;
-      d.code = codes::unknown_field;
-      d.message = fmt::format("{} has no field `{}` to replace", b.rec->name, f.name);
-      d.labels.push_back({f.name_span, "not a field of " + b.rec->name, true});
-      std::vector<std::string> names;
-      for (const auto& s : b.rec->slots()) names.push_back(s.name);
-      auto close = closest(f.name, names);
-      d.help = close.empty() ? "`with` replaces existing fields; to add fields, declare a record that extends it"
-                             : fmt::format("did you mean `{}`?", close[0]);
-      throw Error(std::move(d));
+    if (!b.rec->find(f.name)) unknown.push_back(&f);
+  if (!unknown.empty()) {
+    std::vector<std::string> names;
+    for (const auto& s : b.rec->slots()) names.push_back(s.name);
+    Diagnostic d;
+    d.code = codes::unknown_field;
+    std::string listed, meant;
+    bool all_close = true;
+    for (std::size_t i = 0; i < unknown.size(); ++i) {
+      const ast::FieldDecl& f = *unknown[i];
+      const auto close = closest(f.name, names);
+      const char* sep = i == 0 ? "" : i + 1 == unknown.size() ? " and " : ", ";
+      listed += sep + ("`" + f.name + "`");
+      if (close.empty()) all_close = false;
+      else meant += sep + ("`" + close[0] + "`");
+      d.labels.push_back({f.name_span,
+                          unknown.size() == 1 || close.empty() ? "not a field of " + b.rec->name
+                                                               : fmt::format("did you mean `{}`?", close[0]),
+                          i == 0});
     }
+    d.message = fmt::format("{} has no field{} {} to replace", b.rec->name, unknown.size() == 1 ? "" : "s", listed);
+    const std::string extend = "`with` replaces existing fields; to add fields, declare a record that extends it";
+    if (unknown.size() == 1)
+      d.help = meant.empty() ? extend : fmt::format("did you mean {}?", meant);
+    else
+      d.help = all_close ? fmt::format("did you mean {}?", meant) : extend;
+    throw Error(std::move(d));
+  }
   return Value::record(r);
 }
 

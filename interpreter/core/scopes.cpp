@@ -109,6 +109,9 @@ void Interpreter::check_new_fields(Record* base, const std::vector<ast::FieldDec
   // Every new field is compared with every input: past a million pairs (a
   // generated file, not a hand-written one) no guess is made.
   if (candidates * inputs.size() > 1'000'000) return;
+  // Every slip of the block is reported at once, so that mending one does
+  // not reveal the next.
+  std::vector<std::pair<const ast::FieldDecl*, std::string>> slips;
   for (const auto& f : fields) {
     // Names of three letters or fewer (`x`, `y`, `bw`) are all one edit apart.
     if (f.name.size() < 4 || base->find(f.name) || f.type.kind != ast::TypeKind::None) continue;
@@ -118,18 +121,35 @@ void Interpreter::check_new_fields(Record* base, const std::vector<ast::FieldDec
     std::vector<std::string> close;
     for (const auto& c : closest(f.name, inputs))
       if (edit_distance(f.name, c) <= slack) close.push_back(c);
-    if (close.empty()) continue;
-    const Slot* input = base->find(close[0]);
-    Diagnostic d;
-    d.code = codes::likely_typo;
-    d.message = fmt::format("{} has no field `{}`; did you mean its input `{}`?", base->name, f.name, close[0]);
-    d.labels.push_back({f.name_span, "a new field, which nothing in " + base->name + " reads", true});
+    if (!close.empty()) slips.emplace_back(&f, close[0]);
+  }
+  if (slips.empty()) return;
+  Diagnostic d;
+  d.code = codes::likely_typo;
+  if (slips.size() == 1) {
+    const auto& [f, name] = slips[0];
+    const Slot* input = base->find(name);
+    d.message = fmt::format("{} has no field `{}`; did you mean its input `{}`?", base->name, f->name, name);
+    d.labels.push_back({f->name_span, "a new field, which nothing in " + base->name + " reads", true});
     const ast::FieldDecl* declared = input->type_decl ? input->type_decl : input->decl;
-    if (declared) d.labels.push_back({declared->name_span, fmt::format("`{}` is declared here, and keeps its default", close[0]), false});
+    if (declared) d.labels.push_back({declared->name_span, fmt::format("`{}` is declared here, and keeps its default", name), false});
     d.help = fmt::format("write `{} = …` to set the input; to add a new field of that name, give it a type: `{}: TYPE = …`",
-                         close[0], f.name);
+                         name, f->name);
     throw Error(std::move(d));
   }
+  std::string written, meant, sets;
+  for (std::size_t i = 0; i < slips.size(); ++i) {
+    const char* sep = i == 0 ? "" : i + 1 == slips.size() ? " and " : ", ";
+    written += sep + ("`" + slips[i].first->name + "`");
+    meant += sep + ("`" + slips[i].second + "`");
+    sets += sep + ("`" + slips[i].second + " = …`");
+    d.labels.push_back({slips[i].first->name_span, fmt::format("did you mean `{}`?", slips[i].second), i == 0});
+  }
+  d.message = fmt::format("{} has no fields {}; did you mean its inputs {}?", base->name, written, meant);
+  d.help = fmt::format("write {} to set the inputs; to add a new field of one of these names, give it a type: "
+                       "`NAME: TYPE = …`",
+                       sets);
+  throw Error(std::move(d));
 }
 
 Record* Interpreter::with_values(Record* base, const std::vector<std::pair<std::size_t, Value>>& values) {
