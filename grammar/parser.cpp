@@ -232,27 +232,41 @@ Span char_at(const SourceFile& file, std::size_t b) {
   return Span{&file, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(end)};
 }
 
-// `2,048` at byte b (its comma): the number as written, and the two ways
-// to write what was meant.
+// `2,048` starting at byte b: the number as written, and the ways to
+// write what was meant.
 [[noreturn]] void thousands(const SourceFile& file, std::size_t b) {
-  std::size_t begin = b;
-  while (begin > 0 && (std::isdigit(static_cast<unsigned char>(file.text[begin - 1])) || file.text[begin - 1] == '_'))
-    --begin;
-  std::size_t end = b + 4;
-  while (end + 3 < file.text.size() && file.text[end] == ',' && std::isdigit(static_cast<unsigned char>(file.text[end + 1])) &&
-         std::isdigit(static_cast<unsigned char>(file.text[end + 2])) && std::isdigit(static_cast<unsigned char>(file.text[end + 3])))
+  const std::string& t = file.text;
+  auto digit_at = [&](std::size_t i) { return i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); };
+  std::size_t end = b;
+  while (digit_at(end)) ++end;
+  std::size_t groups = 0;
+  while (end < t.size() && t[end] == ',' && digit_at(end + 1) && digit_at(end + 2) && digit_at(end + 3) && !digit_at(end + 4)) {
     end += 4;
-  const std::string written = file.text.substr(begin, end - begin);
-  std::string plain, grouped;
+    ++groups;
+  }
+  const std::string written = t.substr(b, end - b);
+  std::size_t tail = end;  // a fraction or an exponent belongs to the number meant
+  if (tail < t.size() && t[tail] == '.' && digit_at(tail + 1))
+    for (++tail; digit_at(tail);) ++tail;
+  if (tail < t.size() && (t[tail] == 'e' || t[tail] == 'E')) {
+    std::size_t k = tail + 1;
+    if (k < t.size() && (t[k] == '+' || t[k] == '-')) ++k;
+    if (digit_at(k)) {
+      while (digit_at(k)) ++k;
+      tail = k;
+    }
+  }
+  const std::string rest = t.substr(end, tail - end);
+  std::string plain, grouped, apart;
   for (char c : written) {
     if (c != ',') plain += c;
     grouped += c == ',' ? '_' : c;
+    apart += c == ',' ? std::string(", ") : std::string(1, c);
   }
-  fail(codes::syntax, Span{&file, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)},
+  fail(codes::syntax, Span{&file, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(end)},
        fmt::format("`{}` is written with a thousands separator, which napkin does not read", written),
-       end == b + 4 ? fmt::format("write `{}` or `{}`; for two values, put a space after the comma: `{}, {}`", plain,
-                                  grouped, written.substr(0, b - begin), written.substr(b - begin + 1))
-                    : fmt::format("write `{}` or `{}`", plain, grouped));
+       fmt::format("write `{}{}` or `{}{}`; for {} values, put a space after {}: `{}{}`", plain, rest, grouped, rest,
+                   groups == 1 ? "two" : "separate", groups == 1 ? "the comma" : "each comma", apart, rest));
 }
 
 template <typename Rule>

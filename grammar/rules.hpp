@@ -129,10 +129,14 @@ struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, plus<digit>> {};
 // `2,048`, a number with a thousands separator as napkin prints it, is
 // refused where it is written: in a call it would read as two arguments
 // (`max(1, 2,048)` is 48), and elsewhere as stray text.
+// Only the printed form is refused: a first group of one to three digits
+// that does not start with 0, then groups of three (`0,100` and
+// `1_000,100` are two values).
 struct thousands_group : seq<one<','>, digit, digit, digit, not_at<digit>> {};
+struct thousands_number : seq<range<'1', '9'>, rep_max<2, digit>, plus<thousands_group>> {};
 struct thousands_separator : failure {};
-struct no_thousands : if_must<at<thousands_group>, thousands_separator> {};
-struct number_value : seq<digits, opt<no_thousands>, opt<fraction>, opt<exponent>> {};
+struct no_thousands : if_must<at<thousands_number>, thousands_separator> {};
+struct number_value : seq<opt<no_thousands>, digits, opt<fraction>, opt<exponent>> {};
 struct percent : one<'%'> {};
 struct number_literal : seq<number_value, opt<sor<percent, seq<blanks, unit_expr>>>> {};
 // `$2/hour` is 2 USD/hour.

@@ -179,8 +179,13 @@ std::vector<Candidate> candidates(Interpreter& in, Module* m, const LayoutSpec& 
         for (double cp : cps)
           if (const double dp = out.gpus / (tp * pp * cp); dp >= 1 && whole(dp)) dps.push_back(dp);
     std::string why = "tp·pp·cp must divide the GPUs, and the data-parallel replicas times the micro-batch the batch";
+    bool batch_splits = false;
+    for (double dp : dps)
+      for (double mb : mbs) batch_splits = batch_splits || (whole(plan.batch / (dp * mb)) && plan.batch / (dp * mb) >= 1);
     if (dps.empty()) {
       why = "no tp·pp·cp tried divides the GPUs";
+    } else if (batch_splits) {
+      why = "the virtual stages tried (--vpp) need a pipeline, and the layouts that split the batch have none (pp 1)";
     } else {
       std::string mb_list;
       for (double mb : mbs) mb_list += (mb_list.empty() ? "" : ", ") + fmt::format("{}", mb);

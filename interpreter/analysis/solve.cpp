@@ -299,6 +299,22 @@ static SolveResult solve_here(Interpreter& in, Module* m, const SolveSpec& spec)
   in.set_tracing(true);
   Record* r = search.point(answer);
   r->name = out.record;
+  // The answer must be a record its domains allow (a plan's batch a whole
+  // number of micro-batches for every replica): the search's points skip
+  // them, and an answer that breaks one is no answer.
+  try {
+    in.validate(r);
+  } catch (const Error& e) {
+    Diagnostic d = e.diagnostic();
+    d.message = fmt::format("the answer, {} = {}, is no value {} allows: {}", spec.input, in.show(out.solution),
+                            out.record, e.diagnostic().message);
+    // Its place is the statement's input, not where the record's own value
+    // was written; the domain's statement stays beside it.
+    std::erase_if(d.labels, [](const Label& l) { return l.primary; });
+    if (spec.input_at.valid()) d.labels.insert(d.labels.begin(), Label{spec.input_at, "solved for here", true});
+    d.help = "the search treats it as any number; its domain allows fewer: bracket the search or change the goal";
+    throw Error(std::move(d));
+  }
   out.at = r;
   const Search::Seen at = search.see(r, &out.trace);
   out.value = at.a;

@@ -189,6 +189,7 @@ void declare_explain(CLI::App& app, State& st) {
   explain_cmd->add_option("name", st.explain.name, "a value such as decode.tokens_per_s, or any expression")->required();
   explain_cmd->add_option("--depth", st.explain.depth, "levels of inputs to expand (default: all)")->check(CLI::Validator(
                       [](std::string& v) {
+                        if (v.starts_with("--")) return "needs a number of levels, but the next word is the option " + v;
                         return !v.empty() && v[0] != '-' ? std::string() : std::string("a depth is 0 or more levels, but this is ") + v;
                       },
                       "N", "depth"));
@@ -465,6 +466,8 @@ napkin::Diagnostic missing_value(const CLI::App& app, const std::string& what) {
   std::string value = opt->get_type_name();
   if (const std::size_t set = value.find(":{"); set != std::string::npos)
     value = value.substr(set + 2, value.find_first_of(",}", set + 2) - set - 2);
+  else if (const std::size_t colon = value.find(':'); colon != std::string::npos)
+    value = value.substr(colon + 1);  // "INT:N": the validator's name
   return napkin::unplaced(napkin::codes::usage, fmt::format("{} needs a value: {}", name, opt->get_description()),
                           fmt::format("write `{} {}`, or leave {} out", name, value, name));
 }

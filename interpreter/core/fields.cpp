@@ -127,8 +127,17 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
     r->state.resize(r->slots().size());
     validate(r);
   }
-  if (r->domain_error) [[unlikely]]
-    std::rethrow_exception(r->domain_error);
+  if (r->domain_error) [[unlikely]] {
+    // A copy for each use: the notes a use adds ("while computing …") are
+    // its own, not every later use's.
+    try {
+      std::rethrow_exception(r->domain_error);
+    } catch (const MissingInput&) {
+      throw;
+    } catch (const Error& e) {
+      throw Error(e.diagnostic());
+    }
+  }
   FieldState& st = r->state[i];
   if (st.status == FieldState::Status::Done) return st.value;
   if (st.status == FieldState::Status::Failed) std::rethrow_exception(st.error);

@@ -192,6 +192,7 @@ struct Record {
   // A domain its fields state was broken when its memo was made: every field
   // asked after that is this error, so no figure of it is ever shown.
   std::exception_ptr domain_error;
+  std::size_t domain_slot = static_cast<std::size_t>(-1);  // the field stating the domain it broke
 
   SlotView slots() const { return SlotView(*table); }
   const std::unordered_map<std::string, std::size_t>& index() const { return table->index(); }

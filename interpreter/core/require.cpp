@@ -143,6 +143,10 @@ Value Interpreter::eval_require(const ast::Expr& call, Env* env) {
 void Interpreter::validate(Record* r) {
   try {
     check_domains(r);
+  } catch (const Error& e) {
+    // Kept as it was raised, before the use that found it adds its notes.
+    r->domain_error = std::make_exception_ptr(Error(e.diagnostic()));
+    throw;
   } catch (...) {
     r->domain_error = std::current_exception();
     throw;
@@ -158,6 +162,9 @@ void Interpreter::check_domains(Record* r) {
       field(r, i, Span{});
     } catch (const MissingInput&) {
       // An input with no value yet: reported where it is needed.
+    } catch (...) {
+      r->domain_slot = i;
+      throw;
     }
   }
 }

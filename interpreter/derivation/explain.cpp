@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "grammar/printer.hpp"
@@ -14,7 +16,19 @@ struct Builder {
   std::set<std::pair<const void*, std::size_t>> seen;
   // A function called again with the same arguments is the same derivation:
   // explained once, however many places call it.
-  std::set<std::string> seen_calls;
+  // Each call's key, the levels left below it when it was expanded, and
+  // whether that expansion reached every input: a later copy is "explained
+  // above" only if it did, or went as deep as this one may.
+  struct Expanded {
+    int depth = 0;
+    bool complete = false;
+  };
+  std::map<std::string, Expanded> seen_calls;
+
+  static bool complete(const ExplainNode& n) {
+    if (n.truncated) return false;
+    return std::all_of(n.children.begin(), n.children.end(), [](const ExplainNode& c) { return complete(c); });
+  }
 
   std::string call_key(const CallTrace& c) const {
     std::string key = fmt::format("{}", static_cast<const void*>(c.decl));
@@ -66,11 +80,20 @@ struct Builder {
     o.pretty = true;
     n.label = print_expr(*e.node, o);
     n.derivation = derive(in, *e.call->decl->value, e.call->trace, e.value);
-    if (!n.derivation.input && !seen_calls.insert(call_key(*e.call)).second) {
-      n.repeated = true;
-      return n;
+    std::string key;
+    if (!n.derivation.input) {
+      key = call_key(*e.call);
+      if (const auto at = seen_calls.find(key); at != seen_calls.end() && (at->second.complete || at->second.depth >= depth)) {
+        n.repeated = true;
+        return n;
+      }
     }
     expand(n, {e.call.get(), 0}, e.call->trace, depth);
+    if (!key.empty()) {
+      Expanded& x = seen_calls[key];
+      x.depth = std::max(x.depth, depth);
+      x.complete = x.complete || complete(n);
+    }
     return n;
   }
 

@@ -9,7 +9,6 @@
 
 #include "grammar/comments.hpp"
 #include "grammar/printer.hpp"
-#include "interpreter/core/builtins.hpp"
 
 namespace napkin {
 
@@ -101,6 +100,14 @@ struct Errors {
       for (const auto& d : *out)
         if (d.code == codes::recursion_limit) return;
     seen.push_back(p);
+    // A broken domain is thrown afresh for each use (Interpreter::field):
+    // the same error, said once.
+    const Diagnostic& here = e.diagnostic();
+    for (const auto& d : *out)
+      if (d.code == here.code && d.message == here.message && !d.labels.empty() && !here.labels.empty() &&
+          d.labels.front().span.file == here.labels.front().span.file &&
+          d.labels.front().span.begin == here.labels.front().span.begin)
+        return;
     out->push_back(e.diagnostic());
     // An error inside the library names the place in the user's file that
     // needed it, unless evaluation already did.
@@ -145,18 +152,6 @@ std::vector<std::string> headline_of(Interpreter& in, Module* m, const Record* r
   return out;
 }
 
-// The field of `r` whose domain check failed: one that states domains
-// (std/plans' `input_domains`) and could not be evaluated.
-std::size_t failed_domain(const Record& r) {
-  for (std::size_t i = 0; i < r.state.size(); ++i) {
-    const Slot& slot = r.slots()[i];
-    if (r.state[i].status == FieldState::Status::Failed && slot.decl && slot.decl->value &&
-        is_domain_formula(*slot.decl->value))
-      return i;
-  }
-  return SlotTable::npos;
-}
-
 Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, const Formulas& formulas) {
   const std::vector<std::string> headline = headline_of(in, m, r);
   Section s;
@@ -185,13 +180,15 @@ Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, co
     } catch (const MissingInput& e) {
       s.fields.push_back(missing(e, q, slot.name, at));
     } catch (const Error& e) {
-      const std::size_t d = r->domain_error ? failed_domain(*r) : SlotTable::npos;
-      if (d != SlotTable::npos) {
+      const std::size_t d = r->domain_error ? r->domain_slot : SlotTable::npos;
+      if (d < r->slots().size()) {
         // Every field of a record that breaks a domain is that one error:
         // shown once, under the field that states the domain.
         const Slot& ds = r->slots()[d];
         s.fields.clear();
-        s.fields.push_back(errors.failed(e, r->name + "." + ds.name, ds.name, ds.decl->name_span, r->span));
+        FieldReport f = errors.failed(e, r->name, ds.name, ds.decl->name_span, r->span);
+        f.qualified = r->name + "." + ds.name;
+        s.fields.push_back(std::move(f));
         break;
       }
       s.fields.push_back(errors.failed(e, q, slot.name, at, r->span));

@@ -138,6 +138,12 @@ void walk_points(Interpreter& in, const Setup& s, SweepResult& out) {
     if (retire_previous) in.retire(*previous);
     previous = r;
     bool failed = false;
+    // A point whose values break a domain of the record shows that error in
+    // every column, as the record itself would (Domains).
+    try {
+      in.validate(r);
+    } catch (const Error&) {
+    }
     for (std::size_t c : s.columns) row.push_back(cell(in, r, c, out, values, failed));
     retire_previous = retirable(*r, first_new) &&
                       std::all_of(row.begin(), row.end(),
@@ -167,6 +173,13 @@ bool run_compiled(Interpreter& in, Module* m, const Setup& s, SweepResult& out) 
   const std::vector<std::size_t> independent = independent_fields(dependent);
   const std::size_t first_new = in.records_made();
   Record* first = in.with_values(s.base, values_at(s, 0));
+  // The program checks no record domains: a record that breaks one at its
+  // first point is walked, and shows it.
+  try {
+    in.validate(first);
+  } catch (const Error&) {
+    return false;
+  }
   auto compiled = compile_sweep(in, m, first, s.var_slots, like, dependent, s.columns);
   if (!compiled) {
     in.retire(*first);

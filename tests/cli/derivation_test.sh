@@ -128,4 +128,10 @@ printf 'let rate = 4 / 1 token\nlet n = 3\nlet x = rate * n * 1 token\n' >"$tmp/
 expect explain.flat_per_unit 0 'x = (4 / 1 token) · 3 token = 12' -- "$napkin" explain "$tmp/per.napkin" x --flat
 expect eval.flat_per_unit 0 '12' -- "$napkin" eval '(4 / 1 token) · 3 token'
 
+# A call made again with the same arguments is explained once, and marked
+# "(explained above)" after that, unless the first copy was cut off by
+# --depth and this one may go deeper.
+printf 'fn m(x) = x * 2 + 1\nfn g(x) = m(x) + 3\nrecord r {\n  n = 2\n  a = g(n)\n  deep = ((a + 1) + 1)\n  t = deep + g(n)\n}\n' >"$tmp/again.napkin"
+expect_match explain.call_again 0 '^└── g\(n\) = 8  \(explained above\)$' out -- "$napkin" explain "$tmp/again.napkin" r.t
+expect_match explain.call_again_deeper 0 '^    └── m\(x\) = x · 2 \+ 1$' out -- "$napkin" explain "$tmp/again.napkin" r.t --depth 3
 finish

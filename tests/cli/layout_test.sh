@@ -73,6 +73,11 @@ expect_json layout.software.weighed 0 'len(d["ranked"]) == 15 and all(x["memory_
 # any expression that makes a plan.)
 expect_json layout.software.tie 0 '[(x["recompute"], x["memory_per_gpu"]["si"] < 20e9) for x in d["ranked"] if (x["pp"], x["zero_stage"]) == (4, 2) and x["recompute"] != "full"] == [("selective", True), ("none", False)] and len({x["step_time"]["si"] for x in d["ranked"] if (x["pp"], x["zero_stage"]) == (4, 2) and x["recompute"] != "full"}) == 1' -- \
   "$napkin" layout "$f" "roomy with { flash_attention = false }" --tp 8 --pp 1,4 --micro-batch 1 --vpp 1 --top 100 --format json
+# The search starts from the plan's inputs with its degrees replaced, so a
+# plan whose own tp breaks a rule (tp 3: 64 heads, 512 GPUs) is searched.
+expect_match layout.from_invalid_plan 0 '^layout plan with { tp = 3 }: 512 GPUs, domains of 8; 12 layouts tried, 0 not valid' out -- "$napkin" layout "$f" "plan with { tp = 3 }" --tp 8 --pp 4 --micro-batch 1 --vpp 1
+# Virtual stages with no pipeline to hold them are named as the cause.
+expect_match layout.no_layout_vpp 2 'sequences: the virtual stages tried \(--vpp\) need a pipeline, and the layouts that split the batch have none \(pp 1\)$' err -- "$napkin" layout "$f" plan --pp 1 --vpp 2
 # A misspelt plan is offered the file's plan, not a builtin function (`ln`).
 expect_match layout.unknown_plan 2 'help: did you mean `plan`\?$' err -- "$napkin" layout "$f" pln
 # --vpp and --zero name the values to try; a ZeRO stage past 3 is refused.

@@ -34,6 +34,17 @@ TEST_CASE("a record that breaks a domain shows no figure, however many fields ar
   CHECK(s.si("(slow with { bandwidth = 2 GB/s }).time") == Approx(0.500001));
 }
 
+TEST_CASE("each use of a record that breaks a domain gets the error with its own notes", "[evaluator][domains]") {
+  Session s;
+  s.load(std::string(kLink) + "record user {\n  a = slow.time\n  b = slow.latency\n}\n");
+  const std::string b = s.error("user.b");
+  const std::string a = s.error("user.a");
+  CHECK(has(b, "while computing user.b"));
+  CHECK_FALSE(has(b, "user.a"));
+  CHECK(has(a, "while computing user.a"));
+  CHECK_FALSE(has(a, "user.b"));
+}
+
 TEST_CASE("a library default outside its domain is an error where the record was made", "[evaluator][domains]") {
   Session s;
   s.load(R"(import "std/plans"
