@@ -72,7 +72,7 @@ Value Interpreter::top_value(Binding* b, Span use) {
           v.rec->kind = s.record_kind;
           v.rec->span = s.name_span;
         }
-}
+      }
     }
     st.value = v;
     st.status = FieldState::Status::Done;

@@ -76,6 +76,7 @@ FieldReport missing(const MissingInput& e, std::string qualified, std::string na
 struct Errors {
   std::vector<Diagnostic>* out = nullptr;  // null: throw
   std::vector<std::exception_ptr> seen;
+  std::unordered_set<std::string> said;  // each error once, however many copies were thrown
 
   // Called in a catch block: rethrows unless errors are kept. `user`: the
   // place in the user's file that asked for it (a record's or let's name).
@@ -103,11 +104,11 @@ struct Errors {
     // A broken domain is thrown afresh for each use (Interpreter::field):
     // the same error, said once.
     const Diagnostic& here = e.diagnostic();
-    for (const auto& d : *out)
-      if (d.code == here.code && d.message == here.message && !d.labels.empty() && !here.labels.empty() &&
-          d.labels.front().span.file == here.labels.front().span.file &&
-          d.labels.front().span.begin == here.labels.front().span.begin)
-        return;
+    const Span at = here.labels.empty() ? Span{} : here.labels.front().span;
+    if (!said.insert(fmt::format("{}|{}|{}|{}", static_cast<int>(here.code), here.message,
+                                 static_cast<const void*>(at.file), at.begin))
+             .second)
+      return;
     out->push_back(e.diagnostic());
     // An error inside the library names the place in the user's file that
     // needed it, unless evaluation already did.
