@@ -1,5 +1,7 @@
 #include "sweep.hpp"
 
+#include "interpreter/core/builtins.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -170,6 +172,13 @@ bool run_compiled(Interpreter& in, Module* m, const Setup& s, SweepResult& out) 
     }
   }
   const std::vector<bool> dependent = dependent_fields(*s.base, s.var_slots);
+  // The program checks no record domains: a sweep whose variables reach one
+  // is walked, each point checked (a plan swept over tp); one they do not
+  // reach is checked once, at the first point.
+  for (std::size_t i = 0; i < dependent.size() && i < s.base->slots().size(); ++i) {
+    const Slot& slot = s.base->slots()[i];
+    if (dependent[i] && slot.decl && slot.decl->value && is_domain_formula(*slot.decl->value)) return false;
+  }
   const std::vector<std::size_t> independent = independent_fields(dependent);
   const std::size_t first_new = in.records_made();
   Record* first = in.with_values(s.base, values_at(s, 0));

@@ -73,8 +73,9 @@ printf 'let fits = 2 GB < 1 GB\ncheck fits\n' >"$tmp/bare.napkin"
 expect_match check.bare_name 1 '^    fits is false$' out -- "$napkin" check "$tmp/bare.napkin"
 expect_match check.bare_name_error 1 'error\[E0500\]: check failed: fits is false$' err -- "$napkin" run "$tmp/bare.napkin"
 # A record that breaks a domain shows no figure in a sweep either: every
-# point is the error, and a point whose own value breaks it is too.
-printf 'record link {\n  bandwidth: B/s = 50 GB/s\n  size: B = 1 GB\n  domains = [require(bandwidth, bandwidth > 0 B/s, "above 0 B/s")]\n  t = size / bandwidth\n}\nscenario bad = link with { bandwidth = -1 GB/s }\nsweep bad over size in [1 GB, 2 GB] show t\nsweep link over bandwidth in [-1 GB/s, 10 GB/s] show t\n' >"$tmp/sweep_domain.napkin"
+# point is the error, and a point whose own value breaks it is too, first
+# or not (the sweep is walked when its variable reaches a domain).
+printf 'record link {\n  bandwidth: B/s = 50 GB/s\n  size: B = 1 GB\n  domains = [require(bandwidth, bandwidth > 0 B/s, "above 0 B/s")]\n  t = size / bandwidth\n}\nscenario bad = link with { bandwidth = -1 GB/s }\nsweep bad over size in [1 GB, 2 GB] show t\nsweep link over bandwidth in [10 GB/s, -1 GB/s, 20 GB/s] show t\n' >"$tmp/sweep_domain.napkin"
 expect_match sweep.domain_base 2 '^  2 GB  error\[E0203\]$' out -- "$napkin" run "$tmp/sweep_domain.napkin"
 expect_in sweep.domain_point "$tmp/out" '^    -1 GB/s  error\[E0203\]$'
 expect_in sweep.domain_other_point "$tmp/out" '^    10 GB/s +100 ms$'
