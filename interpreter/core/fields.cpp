@@ -178,14 +178,7 @@ Value Interpreter::field(Record* r, std::size_t i, Span use) {
     Diagnostic& d = e.diagnostic();
     if (d.notes.size() < 3)
       d.notes.push_back(fmt::format("while computing {} ({})", field_label(), mention(d, slot.decl->name_span, Mention::In::note, false)));
-    // An error inside the library names the first place in the user's own
-    // files that needed it, however deep the library's chain was.
-    const bool in_library = !d.labels.empty() && from_library(d.labels.front().span);
-    if (in_library && use.valid() && !from_library(use) &&
-        std::none_of(d.notes.begin(), d.notes.end(), [&](const std::string& n) {
-          return n.starts_with("needed by ") || n.find(use.file->name + ":") != std::string::npos;
-        }))
-      d.notes.push_back(fmt::format("needed by {} at {}", field_label(), use.where()));
+    note_needed_by(d, field_label(), use);
     remember_failure(st);
   } catch (...) {
     remember_failure(st);

@@ -32,6 +32,16 @@ namespace napkin {
 // not edit: an error there is mended in the user's inputs.
 inline bool from_library(Span s) { return s.file && s.file->dir.empty() && s.file->name.starts_with("std/"); }
 
+// An error raised inside the library gets a note naming `what` at `use`, the
+// first place in the user's own files that needed it, unless a note already
+// names a place in that file.
+inline void note_needed_by(Diagnostic& d, const std::string& what, Span use) {
+  if (d.labels.empty() || !from_library(d.labels.front().span) || !use.valid() || from_library(use)) return;
+  for (const std::string& n : d.notes)
+    if (n.starts_with("needed by ") || n.find(use.file->name + ":") != std::string::npos) return;
+  d.notes.push_back("needed by " + what + " at " + use.where());
+}
+
 struct CompiledAst;
 
 // The fields of all records made, counted once per record that holds them

@@ -75,7 +75,6 @@ FieldReport missing(const MissingInput& e, std::string qualified, std::string na
 // field that needs a failed one fails with the same error.
 struct Errors {
   std::vector<Diagnostic>* out = nullptr;  // null: throw
-  std::vector<std::exception_ptr> seen;
   std::unordered_set<std::string> said;  // each error once, however many copies were thrown
 
   // Called in a catch block: rethrows unless errors are kept. `user`: the
@@ -92,17 +91,13 @@ struct Errors {
     return f;
   }
   void keep(const Error& e, const std::string& qualified = {}, Span user = {}) {
-    const std::exception_ptr p = std::current_exception();
-    for (const auto& s : seen)
-      if (s == p) return;
     // A chain too deep to evaluate fails again from every record along it:
     // the first report says it all.
     if (e.diagnostic().code == codes::recursion_limit)
       for (const auto& d : *out)
         if (d.code == codes::recursion_limit) return;
-    seen.push_back(p);
-    // A broken domain is thrown afresh for each use (Interpreter::field):
-    // the same error, said once.
+    // The same error is said once: one failure is rethrown from every field
+    // that needed it, and a broken domain afresh for each use.
     const Diagnostic& here = e.diagnostic();
     const Span at = here.labels.empty() ? Span{} : here.labels.front().span;
     if (!said.insert(fmt::format("{}|{}|{}|{}", static_cast<int>(here.code), here.message,
@@ -110,15 +105,7 @@ struct Errors {
              .second)
       return;
     out->push_back(e.diagnostic());
-    // An error inside the library names the place in the user's file that
-    // needed it, unless evaluation already did.
-    Diagnostic& d = out->back();
-    const bool in_library = !d.labels.empty() && from_library(d.labels.front().span);
-    if (in_library && user.valid() && !from_library(user) &&
-        std::none_of(d.notes.begin(), d.notes.end(), [&](const std::string& n) {
-          return n.starts_with("needed by ") || n.find(user.file->name + ":") != std::string::npos;
-        }))
-      d.notes.push_back(fmt::format("needed by {} at {}", qualified, user.where()));
+    note_needed_by(out->back(), qualified, user);
   }
 };
 
