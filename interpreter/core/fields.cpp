@@ -72,6 +72,10 @@ Value Interpreter::top_value(Binding* b, Span use) {
           v.rec->kind = s.record_kind;
           v.rec->span = s.name_span;
         }
+      } else if (v.kind == Value::Kind::Record && s.kind == ast::StmtKind::Let && v.rec->name.empty()) {
+        // A record a `let` makes goes by the let's name, in errors and
+        // wherever a field shows it, not by the first field that uses it.
+        v.rec->name = s.name;
       }
     }
     st.value = v;

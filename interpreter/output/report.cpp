@@ -140,8 +140,12 @@ std::vector<std::string> headline_of(Interpreter& in, Module* m, const Record* r
   return out;
 }
 
-Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, const Formulas& formulas) {
-  const std::vector<std::string> headline = headline_of(in, m, r);
+// `only_from`, when given: only the fields set in that file are shown, and
+// no other is evaluated (a `let`'s record shows what its own statement
+// sets; an imported config's keys are there to be read, not listed).
+Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, const Formulas& formulas,
+                       const SourceFile* only_from = nullptr) {
+  const std::vector<std::string> headline = only_from ? std::vector<std::string>{} : headline_of(in, m, r);
   Section s;
   s.keyword = r->kind.empty() ? "record" : r->kind;
   s.name = r->name;
@@ -151,6 +155,7 @@ Section record_section(Interpreter& in, Module* m, Record* r, Errors& errors, co
     const Slot& slot = r->slots()[i];
     const std::string q = r->name + "." + slot.name;
     const Span at = slot.decl ? slot.decl->name_span : slot.type_decl ? slot.type_decl->name_span : Span{};
+    if (only_from && (!slot.decl || slot.decl->span.file != only_from)) continue;
     try {
       Value v = in.field(r, i, Span{});
       FieldReport f;
@@ -206,8 +211,10 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
     try {
       Value v = in.top_value(b, Span{});
       if (v.kind == Value::Kind::Record && v.rec->name == b->name) {
-        out.sections.push_back(record_section(in, m, v.rec, errors, formulas));
+        const bool let = st.kind == ast::StmtKind::Let;
+        out.sections.push_back(record_section(in, m, v.rec, errors, formulas, let ? st.span.file : nullptr));
         out.sections.back().at = st.span;
+        if (let) out.sections.back().keyword = "let";
         if (st.value) {  // `scenario x = decode with { ... }` says how it was made
           out.sections.back().base.clear();
           out.sections.back().origin = print_expr(*st.value);
