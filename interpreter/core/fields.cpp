@@ -34,7 +34,15 @@ void Interpreter::cycle_error(const std::string& label, Span span) {
   d.code = codes::cycle;
   d.message = fmt::format("`{}` depends on itself", label);
   d.labels.push_back({span, "needed again here while it is being computed", true});
-  if (it != stack_.end()) d.labels.push_back({it->span, "first needed here", false});
+  if (it != stack_.end()) {
+    // Asked for by no formula (the report lists every field): the first
+    // frame's place is the field's own name.
+    const Span own = it->binding ? it->binding->stmt->name_span
+                     : it->rec && it->rec->slots()[it->slot].decl ? it->rec->slots()[it->slot].decl->name_span
+                                                                  : Span{};
+    const bool asked_by_name = it->span.file == own.file && it->span.begin == own.begin && it->span.end == own.end;
+    d.labels.push_back({it->span, asked_by_name ? fmt::format("`{}` is defined here", label) : "first needed here", false});
+  }
   d.notes.push_back("cycle: " + chain);
   d.help = "give one of the fields in the cycle a value that does not depend on the others";
   if (it != stack_.end() && it + 1 == stack_.end() && !it->binding) {  // a field that uses itself
