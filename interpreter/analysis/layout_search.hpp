@@ -45,7 +45,8 @@ inline constexpr std::array<const char*, kValidity.size()> kValidityNames = {
     "ep does not divide the experts or dp·cp",
     "a tp group would leave its scale-up domain",
     "the layers do not split into the stages and virtual stages",
-    "the batch does not split into micro-batches"};
+    "the batch does not split into micro-batches",
+    "the micro-batches are no multiple of pp, as virtual stages need"};
 
 struct LayoutRow {
   double tp = 1, pp = 1, cp = 1, dp = 1, micro_batch = 1, vpp = 1, zero_stage = 1, recompute = 1, ep = 1;

@@ -78,9 +78,9 @@ inline constexpr std::array<const char*, 8> step_parts = {"step_compute", "step_
                                                           "step_pp",      "step_bubble", "dp_exposed", "optimizer_step"};
 // The plan's validity tests, each a boolean false for one reason
 // (analysis/layout_search.hpp names the reasons).
-inline constexpr std::array<const char*, 7> layout_validity = {"fills_cluster",  "heads_split",  "widths_split",
+inline constexpr std::array<const char*, 8> layout_validity = {"fills_cluster",  "heads_split",  "widths_split",
                                                                "experts_split",  "tp_fits_domain", "stages_split",
-                                                               "batch_split"};
+                                                               "batch_split",    "interleave_split"};
 // The figures that bound the search, evaluated in the plan's scope.
 inline constexpr const char* plan_gpus = "cluster.gpus";
 inline constexpr const char* plan_gpus_per_domain = "cluster.gpus_per_domain";

@@ -76,6 +76,10 @@ expect_json layout.software.tie 0 '[(x["recompute"], x["memory_per_gpu"]["si"] <
 # The search starts from the plan's inputs with its degrees replaced, so a
 # plan whose own tp breaks a rule (tp 3: 64 heads, 512 GPUs) is searched.
 expect_match layout.from_invalid_plan 0 '^layout plan with { tp = 3 }: 512 GPUs, domains of 8; 12 layouts tried, 0 not valid' out -- "$napkin" layout "$f" "plan with { tp = 3 }" --tp 8 --pp 4 --micro-batch 1 --vpp 1
+# 1024 sequences over 16 replicas in micro-batches of 32 are 2 a
+# pipeline: 2 virtual stages on 4 stages need them 4 at a time, and that
+# is the reason given, not the layers (80 split into 4 stages of 2 · 10).
+expect_match layout.interleave_reason 0 '^  not valid: 1 the micro-batches are no multiple of pp, as virtual stages need \(e\.g\. tp 8 · pp 4 · vpp 2 · cp 1 · dp 16 · micro_batch 32 ' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --vpp 2 --micro-batch 1,32 "${own[@]}"
 # Virtual stages with no pipeline to hold them are named as the cause.
 expect_match layout.no_layout_vpp 2 'sequences: the virtual stages tried \(--vpp\) need a pipeline, and the layouts that split the batch have none \(pp 1\)$' err -- "$napkin" layout "$f" plan --pp 1 --vpp 2
 # A misspelt plan is offered the file's plan, not a builtin function (`ln`).
