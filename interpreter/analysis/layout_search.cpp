@@ -35,8 +35,24 @@ std::size_t slot_of(Record* r, const std::string& record, const char* name) {
 
 // A number the plan gives (cluster.gpus, model.layers): evaluated in the
 // plan's scope.
+// A figure the search reads of the plan itself (`global_batch`) fails at
+// the plan, where the user made it, not at a name the user never wrote.
+Value eval_for_search(Interpreter& in, Module* m, Record* r, const std::string& what) {
+  const ast::Expr& e = in.parse_snippet("<layout>", what);
+  try {
+    return in.eval_in({m, r}, e);
+  } catch (Error& err) {
+    for (Label& l : err.diagnostic().labels)
+      if (l.span.file == e.span.file && r->span.valid()) {
+        l.span = r->span;
+        l.text = fmt::format("napkin layout reads its {} here", what);
+      }
+    throw;
+  }
+}
+
 double number_in(Interpreter& in, Module* m, Record* r, const std::string& what, const std::string& record) {
-  Value v = in.eval_in({m, r}, in.parse_snippet("<layout>", what));
+  Value v = eval_for_search(in, m, r, what);
   if (v.kind == Value::Kind::Bool) return v.b ? 1 : 0;
   if (v.kind != Value::Kind::Quantity || v.samples)
     usage(fmt::format("{}.{} is {}; napkin layout needs a plain number", record, what, describe_kind(v)));
@@ -100,7 +116,7 @@ Plan read_plan(Interpreter& in, Module* m, const LayoutSpec& spec, LayoutResult&
   in.validate(p.base);
   out.gpus = number_in(in, m, p.base, stdlib_names::plan_gpus, out.record);
   out.gpus_per_domain = number_in(in, m, p.base, stdlib_names::plan_gpus_per_domain, out.record);
-  out.capacity_value = in.eval_in({m, p.base}, in.parse_snippet("<layout>", stdlib_names::plan_memory_capacity));
+  out.capacity_value = eval_for_search(in, m, p.base, stdlib_names::plan_memory_capacity);
   out.capacity = number(out.capacity_value);
   p.layers = number_in(in, m, p.base, stdlib_names::plan_layers, out.record);
   p.batch = number_in(in, m, p.base, stdlib_names::plan_global_batch, out.record);

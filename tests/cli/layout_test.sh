@@ -80,6 +80,11 @@ expect_match layout.from_invalid_plan 0 '^layout plan with { tp = 3 }: 512 GPUs,
 # pipeline: 2 virtual stages on 4 stages need them 4 at a time, and that
 # is the reason given, not the layers (80 split into 4 stages of 2 · 10).
 expect_match layout.interleave_reason 0 '^  not valid: 1 the micro-batches are no multiple of pp, as virtual stages need \(e\.g\. tp 8 · pp 4 · vpp 2 · cp 1 · dp 16 · micro_batch 32 ' out -- "$napkin" layout "$f" roomy --tp 8 --pp 4 --vpp 2 --micro-batch 1,32 "${own[@]}"
+# A plan with no batch: the error is at the plan in its file, where the
+# batch is to be given, not at a name napkin wrote for itself.
+printf 'import "std/models"\nimport "std/plans"\nscenario p = training_plan with { model = llama3_8b, cluster = dgx_h100 with { domains = 4 }, tokens_to_train = 1 Ttoken }\n' > "$tmp/nobatch.napkin"
+expect_match layout.missing_input 2 'nobatch\.napkin:3:10: error\[E0302\]: `p\.global_batch` needs a value' err -- "$napkin" layout "$tmp/nobatch.napkin" p
+expect_in layout.missing_input.label "$tmp/err" '\^ napkin layout reads its global_batch here$'
 # Virtual stages with no pipeline to hold them are named as the cause.
 expect_match layout.no_layout_vpp 2 'sequences: the virtual stages tried \(--vpp\) need a pipeline, and the layouts that split the batch have none \(pp 1\)$' err -- "$napkin" layout "$f" plan --pp 1 --vpp 2
 # A misspelt plan is offered the file's plan, not a builtin function (`ln`).
