@@ -93,13 +93,26 @@ void require_range(const char* option, double v, double lo, double hi, bool lo_o
   throw Error(std::move(d));
 }
 
+void require_whole(const char* option, double v, const char* what) {
+  if (std::floor(v) == v) return;
+  Diagnostic d;
+  d.code = codes::usage;
+  d.message = fmt::format("{} {} is not {}", option, v, what);
+  d.help = fmt::format("{} {:g} or {} {:g}", option, std::floor(v), option, std::ceil(v));
+  throw Error(std::move(d));
+}
+
 }  // namespace
 
 Result cmd_quick(const QuickArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
-    require_range("--batch", a.batch, 1, 1e9, false, "a number of sequences from 1 to 1e9");
-    require_range("--context", a.context, 1, 1e12, false, "a number of tokens from 1 to 1e12");
-    if (a.prompt) require_range("--prompt", *a.prompt, 1, 1e12, false, "a number of tokens from 1 to 1e12");
+    require_range("--batch", a.batch, 1, 1e9, false, "a whole number of sequences from 1 to 1e9");
+    require_range("--context", a.context, 1, 1e12, false, "a whole number of tokens from 1 to 1e12");
+    if (a.prompt) require_range("--prompt", *a.prompt, 1, 1e12, false, "a whole number of tokens from 1 to 1e12");
+    // Sequences and tokens come whole: a batch of 1.5 is no decode step.
+    require_whole("--batch", a.batch, "a whole number of sequences");
+    require_whole("--context", a.context, "a whole number of tokens");
+    if (a.prompt) require_whole("--prompt", *a.prompt, "a whole number of tokens");
     require_range("--price", a.price, 0, 1e9, false, "USD per GPU-hour from 0 to 1e9");
     // Not merely above 0: an mfu of 1e-320% divides prefill's FLOPs into a
     // time that is not finite, an error inside std/ instead of about --mfu.

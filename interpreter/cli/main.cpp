@@ -346,7 +346,7 @@ void declare_diff_fmt_measure(CLI::App& app, State& st) {
   diff_cmd->add_option("--threshold", st.diff.threshold, "hide values that moved less than this, e.g. 0.1%");
   diff_cmd->add_option("--base-dir", st.diff.base_dir,
                        "resolve imports of both versions in this directory (for `<(git show REV:FILE)`)");
-  diff_cmd->add_flag("--git", st.diff.git, "called by git as st.diff.napkin.command or GIT_EXTERNAL_DIFF; always exits 0");
+  diff_cmd->add_flag("--git", st.diff.git, "called by git as diff.napkin.command or GIT_EXTERNAL_DIFF; always exits 0");
   add_common(diff_cmd, st.common);
 
   auto* fmt_cmd = app.add_subcommand("fmt", "print files in the canonical layout, or rewrite them (-w)");

@@ -114,6 +114,7 @@ if [ "$rc" -ge 128 ]; then echo "FAIL lost.closed_pipe: killed by signal $((rc -
 # --- Misleading errors: CLI values are checked before they become source.
 expect_match usage.quick_mfu_zero 2 'E0800.*--mfu 0 is out of range' err -- limit "$napkin" quick --model llama3_8b --gpu h100_sxm --mfu 0
 expect_match usage.quick_batch_nan 2 'E0800.*--batch nan is out of range' err -- limit "$napkin" quick --model llama3_8b --gpu h100_sxm --batch nan
+expect_match usage.quick_batch_fraction 2 '^error\[E0800\]: --batch 1\.5 is not a whole number of sequences$' err -- limit "$napkin" quick --model llama3_8b --gpu h100_sxm --batch 1.5
 expect_match usage.plot_sweep_zero 2 'not in range 1 to 1000000' err -- limit "$napkin" plot sweep "$tmp/sweep.napkin" --sweep 0
 expect_match usage.threshold_nan 2 'threshold nan% is not' err -- limit "$napkin" diff "$tmp/ok.napkin" "$tmp/ok.napkin" --threshold nan%
 printf 'let a = 1\rlet b = 2\rlet c = a + 1 s\r' >"$tmp/cr.napkin"
