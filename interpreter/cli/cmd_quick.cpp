@@ -106,9 +106,9 @@ void require_whole(const char* option, double v, const char* what) {
 
 Result cmd_quick(const QuickArgs& a, const Common& c) {
   return guarded(c, [&](Interpreter& in) {
-    require_range("--batch", a.batch, 1, 1e9, false, "a whole number of sequences from 1 to 1e9");
-    require_range("--context", a.context, 1, 1e12, false, "a whole number of tokens from 1 to 1e12");
-    if (a.prompt) require_range("--prompt", *a.prompt, 1, 1e12, false, "a whole number of tokens from 1 to 1e12");
+    require_range("--batch", a.batch, 1, 1e9, false, "a number of sequences from 1 to 1e9");
+    require_range("--context", a.context, 1, 1e12, false, "a number of tokens from 1 to 1e12");
+    if (a.prompt) require_range("--prompt", *a.prompt, 1, 1e12, false, "a number of tokens from 1 to 1e12");
     // Sequences and tokens come whole: a batch of 1.5 is no decode step.
     require_whole("--batch", a.batch, "a whole number of sequences");
     require_whole("--context", a.context, "a whole number of tokens");

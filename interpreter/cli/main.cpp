@@ -143,6 +143,14 @@ void add_restricted(CLI::App* sub, State& st, bool by_default) {
       ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 20));
 }
 
+
+// A command's own examples above the exit statuses: `napkin diff --help`
+// shows how to call diff, not run.
+void examples(CLI::App* cmd, const std::string& lines, const std::string& exit =
+                  "0 ok, 1 a check failed, 2 a usage, parse or evaluation error.") {
+  cmd->footer("Examples:\n" + lines + "\nExit status: " + exit);
+}
+
 void declare_run(CLI::App& app, State& st) {
   auto* run_cmd = app.add_subcommand("run", "evaluate a file: every field of every record, its lets and its checks");
   run_cmd->add_option("file", st.run.file, "a .napkin file")->required();
@@ -175,6 +183,10 @@ void declare_run(CLI::App& app, State& st) {
   add_common(run_cmd, st.common);
   add_restricted(run_cmd, st, false);
 
+  examples(run_cmd,
+           "  napkin run examples/exercise1_size_a_model.napkin\n"
+           "  napkin run examples/exercise1_size_a_model.napkin --steps --format latex --checks beside > solution.tex\n"
+           "  napkin run examples/plan_70b_on_512_gpus.napkin --format json\n");
   Subcommand& c = add(st, run_cmd, [&st] { return cmd_run(st.run, st.common); }, &st.run.format);
   c.document_when_stopped = [](Format f) { return f == Format::json || f == Format::toml; };
   c.prepare = [&st] {
@@ -199,6 +211,11 @@ void declare_explain(CLI::App& app, State& st) {
   explain_cmd->add_flag("--sources", st.explain.sources, "show where each formula is written (file:line)");
   add_common(explain_cmd, st.common);
 
+  examples(explain_cmd,
+           "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
+           "  napkin explain examples/exercise1_size_a_model.napkin decode.tokens_per_s --flat\n"
+           "  napkin explain examples/plan_70b_on_512_gpus.napkin plan.step_time --depth 2\n",
+           "0 ok, 2 a usage, parse or evaluation error.");
   add(st, explain_cmd, [&st] { return cmd_explain(st.explain, st.common); }, &st.explain.format);
 }
 
@@ -239,6 +256,9 @@ void declare_check(CLI::App& app, State& st) {
   add_restricted(check_cmd, st, false);
   add_disclosure(check_cmd, st.check.disclosure);
 
+  examples(check_cmd,
+           "  napkin check examples/*.napkin\n"
+           "  napkin check examples/exercise1_size_a_model.napkin --format junit > results.xml\n");
   Subcommand& c = add(st, check_cmd, [&st] { return cmd_check(st.check, st.common); }, &st.check.format);
   c.document_when_stopped = [](Format f) { return f != Format::text; };
 }
@@ -275,6 +295,10 @@ void declare_grade(CLI::App& app, State& st) {
         return std::string();
       });
 
+  examples(grade_cmd,
+           "  napkin grade examples/grading/reference.napkin examples/grading/submission_kv.napkin\n"
+           "  napkin grade examples/grading/reference.napkin submission.napkin --format gradescope > results.json\n",
+           "0 every check passed, 1 one failed, 2 a usage, parse or evaluation error.");
   Subcommand& c = add(st, grade_cmd, [&st] { return cmd_grade(st.grade, st.common); }, &st.grade.format);
   c.document_when_stopped = [](Format) { return true; };
   c.prepare = [&st] {
@@ -309,8 +333,20 @@ void declare_sweep_quick_eval(CLI::App& app, State& st) {
   add_common(eval_cmd, st.common);
 
   st.eval_cmd = eval_cmd;
+  examples(sweep_cmd,
+           "  napkin sweep examples/decode_batch_sweep.napkin\n"
+           "  napkin sweep examples/decode_batch_sweep.napkin --format json\n",
+           "0 ok, 2 a usage, parse or evaluation error.");
   add(st, sweep_cmd, [&st] { return cmd_sweep(st.sweep, st.common); }, &st.sweep.format);
+  examples(quick_cmd,
+           "  napkin quick --model llama3_8b --gpu h100_sxm --batch 32 --context 8192\n"
+           "  napkin quick --config config.json --gpu h200 --price 3.5\n",
+           "0 ok, 1 the weights and KV cache do not fit, 2 a usage, parse or evaluation error.");
   add(st, quick_cmd, [&st] { return cmd_quick(st.quick, st.common); }, &st.quick.format);
+  examples(eval_cmd,
+           "  napkin eval '39.02 GB / (5.3 TB/s) -> ms'\n"
+           "  napkin eval 'llama3_70b.params'\n",
+           "0 ok, 2 a usage, parse or evaluation error.");
   add(st, eval_cmd, [&st] { return cmd_eval(st.eval, st.common); });
 }
 
@@ -329,6 +365,10 @@ void declare_plot(CLI::App& app, State& st) {
       ->check(CLI::Range(1, 1000000));
   plot_sweep_cmd->add_option("-o,--output", st.plot.output, "the SVG file to write (default: standard output)");
   add_common(plot_sweep_cmd, st.common);
+  const std::string plots = "  napkin plot roofline examples/exercise1_size_a_model.napkin --gpu h100_sxm -o roofline.svg\n"
+                            "  napkin plot sweep examples/decode_batch_sweep.napkin -o sweep.svg\n";
+  for (CLI::App* cmd : {plot_cmd, roofline_cmd, plot_sweep_cmd})
+    examples(cmd, plots, "0 ok, 2 a usage, parse or evaluation error.");
 
   add(st, plot_cmd, [&st, roofline_cmd] {
     st.plot.kind = *roofline_cmd ? "roofline" : "sweep";
@@ -360,8 +400,21 @@ void declare_diff_fmt_measure(CLI::App& app, State& st) {
   measure_cmd->add_option("--out", st.measure.out, "write a hardware profile, for import_toml(\"FILE.toml\")");
   add_common(measure_cmd, st.common);
 
+  examples(diff_cmd,
+           "  napkin diff examples/exercise1_size_a_model.napkin examples/review/exercise1_48_kv_heads.napkin\n"
+           "  napkin diff --threshold 1% --base-dir . <(git show HEAD~1:plan.napkin) plan.napkin\n"
+           "  napkin diff OLD NEW --explain plan.step_time\n",
+           "0 no value moved (past the threshold), 1 one did, 2 a usage, parse or evaluation error.");
   add(st, diff_cmd, [&st] { return cmd_diff(st.diff, st.common); }, &st.diff.format);
+  examples(fmt_cmd,
+           "  napkin fmt --check examples/*.napkin\n"
+           "  napkin fmt -w plan.napkin\n",
+           "0 ok, 1 --check found a file that is not formatted, 2 a parse error.");
   add(st, fmt_cmd, [&st] { return cmd_fmt(st.fmt, st.common); }, &st.fmt_format);
+  examples(measure_cmd,
+           "  napkin measure\n"
+           "  napkin measure --probe gpu.copy_bandwidth --out my_gpu.toml\n",
+           "0 ok, 2 a usage error or a probe that cannot run.");
   add(st, measure_cmd, [&st] { return cmd_measure(st.measure, st.common); });
 }
 
@@ -394,7 +447,15 @@ void declare_solve_sensitivity(CLI::App& app, State& st) {
   add_format(sens_cmd, st.sens.format, "text (default) or json", {Format::text, Format::json});
   add_common(sens_cmd, st.common);
 
+  examples(solve_cmd,
+           "  napkin solve examples/uncertain_decode.napkin decode --for batch --max fits\n"
+           "  napkin solve FILE decode --for batch --where 'tokens_per_s == 2000 token/s'\n",
+           "0 solved, 2 no solution in the bracket, or a usage, parse or evaluation error.");
   add(st, solve_cmd, [&st] { return cmd_solve(st.solve, st.common); }, &st.solve.format);
+  examples(sens_cmd,
+           "  napkin sensitivity examples/exercise1_size_a_model.napkin decode.tokens_per_s\n"
+           "  napkin sensitivity examples/uncertain_decode.napkin decode.tokens_per_s --all-inputs\n",
+           "0 ok, 2 a usage, parse or evaluation error.");
   add(st, sens_cmd, [&st] { return cmd_sensitivity(st.sens, st.common); }, &st.sens.format);
 }
 
@@ -406,6 +467,10 @@ void declare_handout(CLI::App& app, State& st) {
              {Format::text, Format::markdown, Format::latex, Format::json});
   add_common(handout_cmd, st.common);
 
+  examples(handout_cmd,
+           "  napkin handout examples/exercise1_size_a_model.napkin\n"
+           "  napkin handout examples/exercise1_size_a_model.napkin --format latex > handout.tex\n",
+           "0 ok, 2 a usage, parse or evaluation error.");
   add(st, handout_cmd, [&st] { return cmd_handout(st.handout, st.common); }, &st.handout.format);
 }
 
