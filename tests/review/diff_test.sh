@@ -87,5 +87,8 @@ expect_in diff.explain_side_by_side "$tmp/out" '^≠ │   │   │            
 # Errors are reported as errors.
 expect_match diff.missing_file 2 'cannot read' err -- "$napkin" diff "$tmp/nope.napkin" "$tmp/new.napkin"
 expect_match diff.one_file 2 'takes two files' err -- "$napkin" diff "$tmp/new.napkin"
+# Its --help shows diff's own examples and exit statuses.
+expect_match diff.help 0 '^  napkin diff examples/exercise1_size_a_model\.napkin examples/review/exercise1_48_kv_heads\.napkin$' out -- "$napkin" diff --help
+expect_in diff.help.exit "$tmp/out" '^Exit status: 0 no value moved \(past the threshold\), 1 one did, 2 a usage'
 
 finish
