@@ -265,6 +265,8 @@ void collect_imports(Module* m, std::vector<Module*>& order, std::unordered_set<
 
 }  // namespace
 
+std::vector<std::string> headline_fields(Interpreter& in, Module* m, const Record* r) { return headline_of(in, m, r); }
+
 void keep_own_fields(Report& r) {
   std::unordered_set<std::string> used;
   for (const auto& c : r.checks)

@@ -134,6 +134,9 @@ Report build_report(Interpreter& in, Module* m, bool all, bool keep_going = fals
 // the dozens each model inherits from std/.
 void keep_own_fields(Report& r);
 
+// The fields a record's types declare worth showing (`training_plan_headline`).
+std::vector<std::string> headline_fields(Interpreter& in, Module* m, const Record* r);
+
 // The field a check pins, as a report names it (`parameters.d_head` for
 // `check parameters.d_head == 128`, or `≈ … within …`); "" when it pins none.
 std::string pinned_field(const CheckResult& c);

@@ -134,4 +134,8 @@ expect eval.flat_per_unit 0 '12' -- "$napkin" eval '(4 / 1 token) · 3 token'
 printf 'fn m(x) = x * 2 + 1\nfn g(x) = m(x) + 3\nrecord r {\n  n = 2\n  a = g(n)\n  deep = ((a + 1) + 1)\n  t = deep + g(n)\n}\n' >"$tmp/again.napkin"
 expect_match explain.call_again 0 '^└── g\(n\) = 8  \(explained above\)$' out -- "$napkin" explain "$tmp/again.napkin" r.t
 expect_match explain.call_again_deeper 0 '^    └── m\(x\) = x · 2 \+ 1$' out -- "$napkin" explain "$tmp/again.napkin" r.t --depth 3
+
+# A record has no derivation of its own: explain names fields worth asking.
+expect_match explain.record 2 '^<explain>:1:1: error\[E0800\]: `decode` is a record: napkin explain explains one value, a field of it$' err -- "$napkin" explain examples/exercise1_size_a_model.napkin decode
+expect_match explain.record.headline 2 'help: name a field, such as run\.step_time, run\.memory_per_gpu' err -- "$napkin" explain examples/plan_70b_on_512_gpus.napkin run
 finish
