@@ -199,10 +199,12 @@ void declare_explain(CLI::App& app, State& st) {
   auto* explain_cmd = app.add_subcommand("explain", "print the derivation tree of one value, down to its inputs");
   explain_cmd->add_option("file", st.explain.file, "a .napkin file")->required();
   explain_cmd->add_option("name", st.explain.name, "a value such as decode.tokens_per_s, or any expression")->required();
-  explain_cmd->add_option("--depth", st.explain.depth, "levels of inputs to expand (default: all)")->check(CLI::Validator(
+  explain_cmd->add_option("--depth", st.explain.depth, "levels of inputs to expand (default: all; -1: all, as solve reads it)")->check(CLI::Validator(
                       [](std::string& v) {
                         if (v.starts_with("--")) return "needs a number of levels, but the next word is the option " + v;
-                        return !v.empty() && v[0] != '-' ? std::string() : std::string("a depth is 0 or more levels, but this is ") + v;
+                        return (!v.empty() && v[0] != '-') || v == "-1"
+                                   ? std::string()
+                                   : std::string("a depth is 0 or more levels, or -1 for all, but this is ") + v;
                       },
                       "N", "depth"));
   add_format(explain_cmd, st.explain.format, "text (default), json, toml, markdown or latex", kReportFormats);

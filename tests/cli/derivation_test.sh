@@ -138,4 +138,10 @@ expect_match explain.call_again_deeper 0 '^    └── m\(x\) = x · 2 \+ 1$' 
 # A record has no derivation of its own: explain names fields worth asking.
 expect_match explain.record 2 '^<explain>:1:1: error\[E0800\]: `decode` is a record: napkin explain explains one value, a field of it$' err -- "$napkin" explain examples/exercise1_size_a_model.napkin decode
 expect_match explain.record.headline 2 'help: name a field, such as run\.step_time, run\.memory_per_gpu' err -- "$napkin" explain examples/plan_70b_on_512_gpus.napkin run
+
+# --depth -1 is every level, as solve reads it; -2 is no depth.
+"$napkin" explain examples/exercise1_size_a_model.napkin decode.tokens_per_s > "$tmp/all_levels" 2>&1
+expect_match explain.depth_all 0 '' out -- "$napkin" explain examples/exercise1_size_a_model.napkin decode.tokens_per_s --depth -1
+if cmp -s "$tmp/all_levels" "$tmp/out"; then passes=$((passes + 1)); else echo "FAIL explain.depth_all.same: --depth -1 differs from the default"; failures=$((failures + 1)); fi
+expect_match explain.depth_negative 2 'a depth is 0 or more levels, or -1 for all, but this is -2' err -- "$napkin" explain examples/exercise1_size_a_model.napkin decode.tokens_per_s --depth -2
 finish
