@@ -128,11 +128,18 @@ AtEnds check_ends(Interpreter& in, const SolveSpec& spec, const Search& s, const
     if (b.slo.f == 0) return {true, b.lo, false};
     if (b.shi.f == 0) return {true, b.hi, false};
     if ((b.slo.f > 0) == (b.shi.f > 0))
-      no_solution(fmt::format("no solution in {}: {} - {} does not change sign between {} and {} ({} and {})", bracket,
-                              print_expr(*s.cond.items[0]), print_expr(*s.cond.items[1]), in.show(s.at(b.lo)),
-                              in.show(s.at(b.hi)), in.show(Value::quantity(b.slo.f, b.slo.a.q.dim)),
-                              in.show(Value::quantity(b.shi.f, b.shi.a.q.dim))),
+    {
+      // Each side's values at both ends: their difference alone reads as
+      // the value. A right side that does not move is said once.
+      const std::string left = print_expr(*s.cond.items[0]), right = print_expr(*s.cond.items[1]);
+      const std::string rlo = in.show(b.slo.b), rhi = in.show(b.shi.b);
+      std::string detail = fmt::format("{} is {} at {} and {} at {}", left, in.show(b.slo.a), in.show(s.at(b.lo)),
+                                       in.show(b.shi.a), in.show(s.at(b.hi)));
+      if (rlo != rhi) detail += fmt::format("; {} is {} and {}", right, rlo, rhi);
+      no_solution(fmt::format("no solution in {}: {} stays {} {} ({})", bracket, left, b.slo.f > 0 ? "above" : "below",
+                              rlo == rhi ? rlo : right, detail),
                   widen);
+    }
     return {};
   }
   const bool max = spec.goal == SolveGoal::Max;

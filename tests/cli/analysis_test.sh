@@ -59,7 +59,9 @@ expect_match solve.unknown_input 2 "^$tmp/unknown_input\.napkin:4:13: error\[E08
 
 # Errors: no solution (E0503), a condition that is not one, usage.
 expect_match solve.no_solution 2 'error\[E0503\]: no solution in \[300, 400\]' err -- "$napkin" solve "$ex" decode --for batch --max fits --lo 300 --hi 400
-expect_match solve.unreachable 2 'error\[E0503\]' err -- "$napkin" solve "$ex" decode --for batch --where 'tokens_per_s == 1e9 token/s'
+# It says where each side stays: the values at both ends, not their
+# difference (which reads as the value).
+expect_match solve.unreachable 2 'error\[E0503\]: no solution in \[1, 9\.007e15\]: tokens_per_s stays below 1,000,000,000 token/s \(tokens_per_s is 158\.1 token/s .* at 1 and 8,472 token/s .* at 9\.007e15\)$' err -- "$napkin" solve "$ex" decode --for batch --where 'tokens_per_s == 1e9 token/s'
 expect_match solve.not_bool 2 'error\[E0207\]' err -- "$napkin" solve "$ex" decode --for batch --max memory
 expect_match solve.not_equation 2 'error\[E0800\]: `where` needs an equation' err -- "$napkin" solve "$ex" decode --for batch --where fits
 expect_match solve.typo 2 'did you mean `batch`' err -- "$napkin" solve "$ex" decode --for bach --max fits
