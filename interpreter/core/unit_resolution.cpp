@@ -71,6 +71,15 @@ UnitDef Interpreter::resolve_unit(const ast::UnitExpr& u) {
       d.message = fmt::format("unknown unit `{}`", t.symbol);
       d.labels.push_back({t.span, "not a unit napkin knows", true});
       auto s = units_.suggest(t.symbol);
+      // "per second" written as the networking shorthand: Gbps, GBps, MiBps.
+      const std::string& sym = t.symbol;
+      if (sym.size() > 2 && sym.ends_with("ps") && units_.lookup(sym.substr(0, sym.size() - 2))) {
+        const std::string per = sym.substr(0, sym.size() - 2);
+        d.help = fmt::format("napkin writes a rate with a slash: `{}/s`{}", per,
+                             per.ends_with("b") ? fmt::format(" (bits; `{}B/s` is bytes)", per.substr(0, per.size() - 1))
+                                                : "");
+        throw Error(std::move(d));
+      }
       if (!s.empty()) {
         std::string list;
         for (std::size_t i = 0; i < s.size(); ++i) list += (i ? (i + 1 == s.size() ? " or " : ", ") : "") + s[i];
