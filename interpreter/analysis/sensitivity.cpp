@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <deque>
 #include <map>
 #include <set>
@@ -144,6 +145,10 @@ struct Varied {
           for (Record* r : copies) in.retire(*r);
       }
     } give_back{in, copies};
+    // The copies are not held to their domains: the formulas' elasticity in
+    // a whole-valued input (layers, a batch) is that of their continuous
+    // extension. Where a formula itself refuses a near value (a degree of
+    // parallelism that must divide), measure() takes the arc instead.
     Record* copy = in.with_values(holder, {{field, std::move(v)}});
     copies.push_back(copy);
     for (std::size_t j = chain.size(); j-- > 0;) {
@@ -184,12 +189,22 @@ void measure(SensitivityInput& si, const Varied& evaluate, const Chain& chain, c
     si.note = x == 0 ? "the input is zero" : "the value is zero";
     return;
   }
+  // y(2x) and y(x/2), where they can be had: the power-law test, and the
+  // arc elasticity of an input that takes whole values only.
+  std::optional<double> up2, down2;
   try {
     // A power law, verified exactly: y(2x) = 2^k·y and y(x/2) = 2^-k·y.
     bool exact = false;
     try {
-      const double up = evaluate(chain, leaf.rec, leaf.field, x * 2).q.v;
-      const double down = evaluate(chain, leaf.rec, leaf.field, x / 2).q.v;
+      up2 = evaluate(chain, leaf.rec, leaf.field, x * 2).q.v;
+    } catch (const Error&) {
+    }
+    try {
+      down2 = evaluate(chain, leaf.rec, leaf.field, x / 2).q.v;
+    } catch (const Error&) {
+    }
+    if (up2 && down2) {
+      const double up = *up2, down = *down2;
       int e1 = 0;
       const double mant = std::frexp(up / y, &e1);
       if (std::isfinite(up) && up / y > 0 && mant == 0.5) {
@@ -199,12 +214,30 @@ void measure(SensitivityInput& si, const Varied& evaluate, const Chain& chain, c
           exact = true;
         }
       }
-    } catch (const Error&) {
     }
     if (!exact) {
       const double h = kSensitivityStep;
-      const double up = evaluate(chain, leaf.rec, leaf.field, x * (1 + h)).q.v;
-      const double down = evaluate(chain, leaf.rec, leaf.field, x / (1 + h)).q.v;
+      double up = 0, down = 0;
+      try {
+        up = evaluate(chain, leaf.rec, leaf.field, x * (1 + h)).q.v;
+        down = evaluate(chain, leaf.rec, leaf.field, x / (1 + h)).q.v;
+      } catch (const Error& err) {
+        // No value near x is in the input's domain (a degree of
+        // parallelism, a count of sequences): the elasticity over a
+        // doubling and a halving, where those are.
+        if (err.diagnostic().code != codes::field_type && err.diagnostic().code != codes::bad_arguments) throw;
+        const bool both = up2 && down2 && *up2 / *down2 > 0;
+        if (!both && !(up2 && *up2 / y > 0) && !(down2 && y / *down2 > 0)) {
+          si.note = fmt::format("{}; nor are half and twice it", err.diagnostic().message);
+          return;
+        }
+        si.elasticity = both ? std::log(*up2 / *down2) / (2 * std::log(2.0))
+                        : up2 ? std::log(*up2 / y) / std::log(2.0)
+                              : std::log(y / *down2) / std::log(2.0);
+        si.arc = both ? "x/2 to 2x" : up2 ? "x to 2x" : "x/2 to x";
+        si.ok = true;
+        return;
+      }
       if (!(up / down > 0) || !std::isfinite(up / down)) {
         si.note = "the value changes sign or vanishes near the input's value";
         return;

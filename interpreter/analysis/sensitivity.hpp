@@ -41,6 +41,9 @@ struct SensitivityInput {
   bool ok = false;        // an elasticity was found
   double elasticity = 0;
   bool exact = false;     // a power law, verified at x·2 and x/2
+  // Set where no value near x is in the input's domain (whole values
+  // only): the elasticity is the arc's over this span, ln(y(b)/y(a))/ln(b/a).
+  std::string arc;
   std::string note;       // why there is none: "zero", "reached by name", an error
   // A range-valued input (`35% to 55%`, normal(), uniform()): the share of
   // the value's variance it accounts for, 1 − Var(y | x at its median) /

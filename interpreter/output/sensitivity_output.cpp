@@ -19,6 +19,7 @@ std::string elasticity_text(const SensitivityInput& i) {
   if (!i.ok) return "-";
   if (i.exact && i.elasticity == 0) return "0 (exact)";
   if (i.exact) return fmt::format("{:+d} (exact)", static_cast<int>(i.elasticity));
+  if (!i.arc.empty()) return fmt::format("{:+.4f} ({})", i.elasticity, i.arc);
   return fmt::format("{:+.4f}", i.elasticity);
 }
 
@@ -115,6 +116,7 @@ std::string sensitivity_json(Interpreter& in, const SensitivityResult& r) {
     e["value"] = value_json(in, i.value);
     e["elasticity"] = i.ok ? json(i.elasticity) : json(nullptr);
     e["exact"] = i.exact;
+    if (!i.arc.empty()) e["arc"] = i.arc;
     if (i.range) e["variance_share"] = i.has_share ? json(i.variance_share) : json(nullptr);
     e["set_at"] = i.where_set;
     if (!i.note.empty()) e["note"] = i.note;
