@@ -127,8 +127,14 @@ void Interpreter::check_type(Record* r, std::size_t i, const Value& v) {
   d.message = fmt::format("`{}.{}` must be {} but this value is {}", r->name, slot.name, want, got);
   d.labels.push_back({slot.decl->value ? slot.decl->value->span : slot.decl->span, "this is " + got, true});
   d.labels.push_back({t.span, "declared here", false});
-  if (t.kind == ast::TypeKind::Unit && v.kind == Value::Kind::Quantity)
+  if (t.kind == ast::TypeKind::Unit && v.kind == Value::Kind::Quantity) {
     d.help = fmt::format("give it a value in {}, such as `1 {}`", t.text, t.text);
+    // `400 Gb` where a bandwidth is due: the rate's "/s" left off.
+    const auto second = units_.lookup("s");
+    const ast::Expr* written = slot.decl->value.get();
+    if (second && written && written->unit && v.q.dim * second->dim.pow(-1) == resolve_unit(t.unit).dim)
+      d.help = fmt::format("a rate is per second: write `{}/s`", written->span.text());
+  }
   throw Error(std::move(d));
 }
 
