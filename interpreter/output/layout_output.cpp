@@ -90,10 +90,19 @@ std::string why_text(const Interpreter& in, const LayoutResult& res, const Layou
 
 std::size_t shown_rows(const LayoutResult& r, std::size_t top) { return std::min(top, r.ranked.size()); }
 
+// A GPU's memory in its own unit too: an H100's 85.9 GB is its 80 GiB.
+std::string capacity_text(const Interpreter& in, const LayoutResult& r) {
+  const double gib = r.capacity / 1073741824.0;
+  const std::string shown = in.show(r.capacity_value);
+  if (gib >= 1 && gib == std::floor(gib) && shown.find("GiB") == std::string::npos)
+    return fmt::format("{} ({:g} GiB)", shown, gib);
+  return shown;
+}
+
 std::string header_line(const Interpreter& in, const LayoutResult& r) {
   return fmt::format("layout {}: {} GPUs, domains of {}; {} layout{} tried, {} not valid, {} {} not fit in {}",
                      r.record, count(r.gpus), count(r.gpus_per_domain), r.tried, r.tried == 1 ? "" : "s", r.invalid,
-                     r.not_fitting, r.not_fitting == 1 ? "does" : "do", in.show(r.capacity_value));
+                     r.not_fitting, r.not_fitting == 1 ? "does" : "do", capacity_text(in, r));
 }
 
 std::string not_chosen_line(const Interpreter& in, const LayoutResult& r) {
@@ -101,7 +110,7 @@ std::string not_chosen_line(const Interpreter& in, const LayoutResult& r) {
   const LayoutRow& f = *r.fastest_not_fitting;
   return fmt::format("not chosen: {} would take {}, faster than any layout that fits, but needs {} per GPU, over {}",
                      degrees(r, f), shown(in, r.time_like, f.step_time), shown(in, r.memory_like, f.memory),
-                     in.show(r.capacity_value));
+                     capacity_text(in, r));
 }
 
 // Why candidates were not layouts: one line per reason that dropped any,

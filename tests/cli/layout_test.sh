@@ -173,7 +173,7 @@ expect_json layout.neox.published_close 0 "[1 - d[\"ranked\"][0][\"step_time\"][
 # A search whose every candidate breaks a rule says so, not that nothing
 # fits: tp 3 splits neither GPT-NeoX-20B's 64 heads nor a node of 8.
 expect_match layout.none_valid 1 '^no layout is valid$' out -- "$napkin" layout "$held" neox --tp 3 --pp 1 --micro-batch 1 --vpp 1 --zero 1 --recompute full
-expect_in layout.one_tried "$tmp/out" '^layout neox: 96 GPUs, domains of 8; 1 layout tried, 1 not valid, 0 do not fit in 42\.95 GB$'
+expect_in layout.one_tried "$tmp/out" '^layout neox: 96 GPUs, domains of 8; 1 layout tried, 1 not valid, 0 do not fit in 42\.95 GB \(40 GiB\)$'
 expect_match layout.moe.head 0 '^  # tp pp vpp cp +ep +dp micro_batch zero ' out -- "$napkin" layout "$held" deepseek "${own[@]}"
 expect_in layout.moe.degrees "$tmp/out" '^why each loses to #1 \(tp 1 · pp 16 · vpp 1 · cp 1 · ep [0-9]+ · dp 128 · micro_batch 1 '
 expect_no_match layout.dense.no_ep 0 ' ep ' out -- "$napkin" layout "$f" plan "${two[@]}"
