@@ -59,6 +59,7 @@ enum class Code : std::uint8_t {
   likely_typo,  // a new field in `extends` named like an input left at its default
   uncallable_field,  // a field called by name that is not declared `: fn`
   shadowed_parameter,  // a name in `with { }` that is both a field and the enclosing function's parameter
+  derived_field,       // `with { }` replacing a field a library record works out, not an input
 
   division_by_zero,
   not_finite,
@@ -138,6 +139,7 @@ inline constexpr CodeInfo code_table[] = {
     {Code::likely_typo, "E0308", "likely_typo"},
     {Code::uncallable_field, "E0309", "uncallable_field"},
     {Code::shadowed_parameter, "E0310", "shadowed_parameter"},
+    {Code::derived_field, "E0311", "derived_field"},
 
     {Code::division_by_zero, "E0400", "division_by_zero"},
     {Code::not_finite, "E0401", "not_finite"},

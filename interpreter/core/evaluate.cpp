@@ -149,6 +149,23 @@ Value Interpreter::eval_with(const ast::Expr& e, Env* env) {
       d.help = all_close ? fmt::format("did you mean {}?", meant) : extend;
     throw Error(std::move(d));
   }
+  // A library record's derived field (one its file works out, with no
+  // declared type) is no input: `gpus = 256` in a training plan would
+  // stand beside the tp·pp·cp·dp it is made of, and every figure that reads
+  // it would disagree with the rest.
+  for (const auto& f : e.fields) {
+    const Slot* s = b.rec->find(f.name);
+    if (!s || !s->decl || s->type_decl || !s->decl->value || !from_library(s->decl->span) || from_library(f.name_span))
+      continue;
+    Diagnostic d;
+    d.code = codes::derived_field;
+    d.message = fmt::format("`{}` of {} is worked out, not an input: `{} = {}`", f.name, b.rec->name, f.name,
+                            print_expr(*s->decl->value));
+    d.labels.push_back({f.name_span, "replaces a derived field", true});
+    d.labels.push_back({s->decl->name_span, "worked out here", false});
+    d.help = "set the inputs it is made of instead; to replace it anyway, declare a record that extends this one";
+    throw Error(std::move(d));
+  }
   return Value::record(r);
 }
 
