@@ -61,9 +61,29 @@ std::string explain_side_by_side(const ExplainSide& before, const ExplainSide& a
   };
   std::vector<Pair> pairs;
   std::vector<std::string> dl, dr;  // a run of differing lines
+  // Within a run of differing lines, a line pairs with the other side's
+  // line of the same node (the text before its `=`: tree drawing and name),
+  // in order; a line whose node the other tree does not have (a branch one
+  // side takes) stands alone, beside a blank.
+  auto key = [](const std::string& line) {
+    const std::size_t eq = line.find(" = ");
+    return eq == std::string::npos ? line : line.substr(0, eq);
+  };
   auto flush = [&] {
-    for (std::size_t k = 0; k < std::max(dl.size(), dr.size()); ++k)
-      pairs.push_back({k < dl.size() ? dl[k] : "", k < dr.size() ? dr[k] : "", false});
+    const std::size_t a = dl.size(), b = dr.size();
+    std::vector<std::vector<std::uint32_t>> same(a + 1, std::vector<std::uint32_t>(b + 1, 0));
+    for (std::size_t i = a; i-- > 0;)
+      for (std::size_t j = b; j-- > 0;)
+        same[i][j] = key(dl[i]) == key(dr[j]) ? same[i + 1][j + 1] + 1 : std::max(same[i + 1][j], same[i][j + 1]);
+    for (std::size_t i = 0, j = 0; i < a || j < b;) {
+      if (i < a && j < b && key(dl[i]) == key(dr[j])) {
+        pairs.push_back({dl[i++], dr[j++], false});
+      } else if (j < b && (i == a || same[i][j + 1] >= same[i + 1][j])) {
+        pairs.push_back({"", dr[j++], false});
+      } else {
+        pairs.push_back({dl[i++], "", false});
+      }
+    }
     dl.clear();
     dr.clear();
   };
@@ -111,7 +131,10 @@ std::string explain_side_by_side(const ExplainSide& before, const ExplainSide& a
       while (k > 0 && (static_cast<unsigned char>(p.r[k]) & 0xC0) == 0x80) --k;  // not inside a character
       r = p.r.substr(k);
     }
-    std::string line = "≠ " + pad_right(p.l, width) + " │ " + r;
+    // A node only one tree has is marked as diff marks a line only one
+    // side has.
+    const char* mark = p.l.empty() ? "+ " : p.r.empty() ? "- " : "≠ ";
+    std::string line = mark + pad_right(p.l, width) + " │ " + r;
     while (line.back() == ' ') line.pop_back();
     out += line + "\n";
   }

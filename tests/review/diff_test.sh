@@ -78,6 +78,12 @@ else
   failures=$((failures + 1))
 fi
 
+# A node only the new derivation reaches (ZeRO 2 reduces every
+# micro-batch's gradients, so its dp_reduce reads microbatches) is marked
+# + beside a blank, not paired with an unrelated old line.
+sed 's/^scenario plan = run with { tp = 4, pp = 2, vpp = 8, micro_batch = 1 }/scenario plan = run with { tp = 4, pp = 2, vpp = 8, micro_batch = 1, zero_stage = 2 }/' examples/plan_70b_on_512_gpus.napkin > "$tmp/plan_zero2.napkin"
+expect_match diff.explain_one_side 1 '^\+ +│ ├── plan\.microbatches = global_batch / \(dp · micro_batch\)$' out -- "$napkin" diff --explain plan.dp_reduce examples/plan_70b_on_512_gpus.napkin "$tmp/plan_zero2.napkin"
+expect_in diff.explain_one_side_paired "$tmp/out" '^≠ ├── plan\.zero_stage = 1 +│ 2$'
 # A line too wide for two columns is stacked, old (-) above new (+); the
 # others stay side by side.
 expect_match diff.explain_stacked 1 '^- [│ ]+= 2 FLOP/param · 4,096 · 67,108,864 param / 4$' out -- "$napkin" diff --explain plan.step_time examples/plan_70b_on_512_gpus.napkin "$tmp/plan_tp8.napkin"
