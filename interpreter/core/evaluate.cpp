@@ -143,8 +143,24 @@ Value Interpreter::eval_with(const ast::Expr& e, Env* env) {
     }
     d.message = fmt::format("{} has no field{} {} to replace", b.rec->name, unknown.size() == 1 ? "" : "s", listed);
     const std::string extend = "`with` replaces existing fields; to add fields, declare a record that extends it";
+    // A name unlike any field (`tpot_budget` for `tpot_bound`): the inputs
+    // declared in the unit its value is written in.
+    std::string same_unit;
+    if (unknown.size() == 1 && meant.empty() && unknown[0]->value && unknown[0]->value->kind == ast::ExprKind::Number &&
+        unknown[0]->value->unit) {
+      const Dim want = resolve_unit(*unknown[0]->value->unit).dim;
+      std::vector<std::string> inputs;
+      for (const auto& sl : b.rec->slots())
+        if (sl.type_decl && sl.type_decl->type.kind == ast::TypeKind::Unit &&
+            resolve_unit(sl.type_decl->type.unit).dim == want && inputs.size() < 6)
+          inputs.push_back("`" + sl.name + "`");
+      for (std::size_t i = 0; i < inputs.size(); ++i)
+        same_unit += (i == 0 ? "" : i + 1 == inputs.size() ? " or " : ", ") + inputs[i];
+      if (!same_unit.empty())
+        same_unit = fmt::format("{}'s inputs in {}: {}", b.rec->name, unknown[0]->value->unit->text, same_unit);
+    }
     if (unknown.size() == 1)
-      d.help = meant.empty() ? extend : fmt::format("did you mean {}?", meant);
+      d.help = meant.empty() ? (same_unit.empty() ? extend : same_unit) : fmt::format("did you mean {}?", meant);
     else
       d.help = all_close ? fmt::format("did you mean {}?", meant) : extend;
     throw Error(std::move(d));
