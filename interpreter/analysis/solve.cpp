@@ -77,6 +77,14 @@ Target find_target(Interpreter& in, Module* m, const SolveSpec& spec, SolveResul
   }
   t.slot = it->second;
   const Slot& s = t.base->slots()[t.slot];
+  if (spec.input_at.valid()) in.refuse_derived(t.base, s, spec.input_at, "solved for, but it is worked out");
+  else {
+    try {
+      in.refuse_derived(t.base, s, Span{}, "");
+    } catch (const Error& e) {
+      usage(e.diagnostic().message, e.diagnostic().help);
+    }
+  }
   const ast::FieldDecl* declared = s.decl && s.decl->value ? s.decl : (s.type_decl ? s.type_decl : s.decl);
   if (declared) out.where_set = declared->span.where_line();
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "grammar/parser.hpp"
@@ -165,24 +166,36 @@ Value Interpreter::eval_with(const ast::Expr& e, Env* env) {
       d.help = all_close ? fmt::format("did you mean {}?", meant) : extend;
     throw Error(std::move(d));
   }
-  // A library record's derived field (one its file works out, with no
-  // declared type) is no input: `gpus = 256` in a training plan would
-  // stand beside the tp·pp·cp·dp it is made of, and every figure that reads
-  // it would disagree with the rest.
-  for (const auto& f : e.fields) {
-    const Slot* s = b.rec->find(f.name);
-    if (!s || !s->decl || s->type_decl || !s->decl->value || !from_library(s->decl->span) || from_library(f.name_span))
-      continue;
-    Diagnostic d;
-    d.code = codes::derived_field;
-    d.message = fmt::format("`{}` of {} is worked out, not an input: `{} = {}`", f.name, b.rec->name, f.name,
-                            print_expr(*s->decl->value));
-    d.labels.push_back({f.name_span, "replaces a derived field", true});
-    d.labels.push_back({s->decl->name_span, "worked out here", false});
-    d.help = "set the inputs it is made of instead; to replace it anyway, declare a record that extends this one";
-    throw Error(std::move(d));
-  }
+  for (const auto& f : e.fields)
+    if (const Slot* s = b.rec->find(f.name)) refuse_derived(b.rec, *s, f.name_span, "replaces a derived field");
   return Value::record(r);
+}
+
+// A library record's derived field (one its file works out: a formula,
+// not a literal, with no declared type) is no input: `gpus = 256` in a
+// training plan would stand beside the tp·pp·cp·dp it is made of, and every
+// figure that reads it would disagree with the rest. `with`, a sweep and a
+// solve may not replace one.
+void Interpreter::refuse_derived(const Record* base, const Slot& s, Span at, const char* label) {
+  std::function<bool(const ast::Expr&)> literal = [&](const ast::Expr& x) {
+    using K = ast::ExprKind;
+    if (x.kind == K::Name || x.kind == K::Member || x.kind == K::Call || x.kind == K::With || x.kind == K::Measure)
+      return false;
+    bool all = true;
+    ast::for_each_child(x, [&](const ast::Expr& c) { all = all && literal(c); });
+    return all;
+  };
+  if (!s.decl || s.type_decl || !s.decl->value || literal(*s.decl->value) || !from_library(s.decl->span) ||
+      from_library(at))
+    return;
+  Diagnostic d;
+  d.code = codes::derived_field;
+  d.message = fmt::format("`{}` of {} is worked out, not an input: `{} = {}`", s.name, base->name, s.name,
+                          print_expr(*s.decl->value));
+  d.labels.push_back({at, label, true});
+  d.labels.push_back({s.decl->name_span, "worked out here", false});
+  d.help = "set the inputs it is made of instead; to replace it anyway, declare a record that extends this one";
+  throw Error(std::move(d));
 }
 
 Interpreter::NodeCache& Interpreter::cache_of(const ast::Expr& e) {

@@ -129,6 +129,9 @@ class Interpreter {
   // this is called. A broken domain is thrown, and every later field of `r`
   // is that error.
   void validate(Record* r);
+  // Throws E0311 where `s`, a field of `base`, is one a library record works
+  // out (not an input) and `at`, where the user replaces it, is theirs.
+  void refuse_derived(const Record* base, const Slot& s, Span at, const char* label);
   // The expression `e` names a record (napkin layout's plan, solve's
   // record): an unknown name in it is offered records' spellings only.
   void expect_record(const ast::Expr* e) { record_operand_ = e; }

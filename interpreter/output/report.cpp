@@ -212,7 +212,14 @@ void module_sections(Interpreter& in, Module* m, Report& out, Errors& errors, co
       Value v = in.top_value(b, Span{});
       if (v.kind == Value::Kind::Record && v.rec->name == b->name) {
         const bool let = st.kind == ast::StmtKind::Let;
-        out.sections.push_back(record_section(in, m, v.rec, errors, formulas, let ? st.span.file : nullptr));
+        // A document a `let` imports (import_json) shows what the let's own
+        // statement sets, none of its keys: they are there to be read.
+        bool data = let && v.rec->slots().size() > 0;
+        for (std::size_t i = 0; data && i < v.rec->slots().size(); ++i) {
+          const Slot& sl = v.rec->slots()[i];
+          data = sl.decl && sl.decl->span.file && sl.decl->span.file->name.ends_with(" (as napkin)");
+        }
+        out.sections.push_back(record_section(in, m, v.rec, errors, formulas, data ? st.span.file : nullptr));
         out.sections.back().at = st.span;
         if (let) out.sections.back().keyword = "let";
         if (st.value) {  // `scenario x = decode with { ... }` says how it was made

@@ -335,6 +335,7 @@ SweepResult run_sweep(Interpreter& in, const ast::Stmt& st, bool compile) {
   for (const auto& v : st.sweep_vars) {
     out.inputs.push_back(v.name);
     s.var_slots.push_back(field_index(s.base, v.name, v.span, "sweep"));
+    in.refuse_derived(s.base, s.base->slots()[s.var_slots.back()], v.span, "swept, but it is worked out");
     Value list = in.eval_in(m, *v.values);
     if (list.items().empty()) fail(codes::size_limit, v.values->span, "a sweep needs at least one value");
     s.var_values.push_back(list.items());

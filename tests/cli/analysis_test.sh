@@ -57,6 +57,8 @@ expect_match solve.unknown_record 2 "^$tmp/unknown\.napkin:4:7: error\[E0300\]: 
 printf 'record r {\n  x = 2\n}\nsolve r for xx max where x < 5\n' >"$tmp/unknown_input.napkin"
 expect_match solve.unknown_input 2 "^$tmp/unknown_input\.napkin:4:13: error\[E0800\]: r has no field \`xx\` to solve for" err -- "$napkin" run "$tmp/unknown_input.napkin"
 
+# A field the library works out is no input to solve for (E0311's rule).
+expect_match solve.derived 2 '^error\[E0800\]: `microbatches` of plan is worked out, not an input: `microbatches = global_batch / \(dp \* micro_batch\)`$' err -- "$napkin" solve examples/plan_70b_on_512_gpus.napkin plan --for microbatches --where 'step_time == 5 s'
 # Errors: no solution (E0503), a condition that is not one, usage.
 expect_match solve.no_solution 2 'error\[E0503\]: no solution in \[300, 400\]' err -- "$napkin" solve "$ex" decode --for batch --max fits --lo 300 --hi 400
 # It says where each side stays: the values at both ends, not their
