@@ -131,7 +131,8 @@ struct Walker {
 // reach them, and the value they give is a number.
 struct Varied {
   Interpreter& in;
-  std::size_t slot;  // the value's field in the target
+  std::size_t slot;      // the value's field in the target
+  bool checked = false;  // each copy held to its domains (the arc of a whole-valued input)
 
   Value operator()(const Chain& chain, Record* holder, std::size_t field, Value v) const {
     const std::size_t made = in.records_made();
@@ -151,9 +152,11 @@ struct Varied {
     // parallelism that must divide), measure() takes the arc instead.
     Record* copy = in.with_values(holder, {{field, std::move(v)}});
     copies.push_back(copy);
+    if (checked) in.validate(copy);
     for (std::size_t j = chain.size(); j-- > 0;) {
       copy = in.with_values(chain[j].first, {{chain[j].second, Value::record(copy)}});
       copies.push_back(copy);
+      if (checked) in.validate(copy);
     }
     Value y = in.field(copy, slot, Span{});
     give_back.keep = !reaches_no_point(y, made);
@@ -226,6 +229,20 @@ void measure(SensitivityInput& si, const Varied& evaluate, const Chain& chain, c
         // parallelism, a count of sequences): the elasticity over a
         // doubling and a halving, where those are.
         if (err.diagnostic().code != codes::field_type && err.diagnostic().code != codes::bad_arguments) throw;
+        // The arc's ends are points the record allows: each held to its
+        // domains, as the plan itself is (tp 16 on 8-GPU nodes is none).
+        Varied strict = evaluate;
+        strict.checked = true;
+        up2.reset();
+        down2.reset();
+        try {
+          up2 = strict(chain, leaf.rec, leaf.field, x * 2).q.v;
+        } catch (const Error&) {
+        }
+        try {
+          down2 = strict(chain, leaf.rec, leaf.field, x / 2).q.v;
+        } catch (const Error&) {
+        }
         const bool both = up2 && down2 && *up2 / *down2 > 0;
         if (!both && !(up2 && *up2 / y > 0) && !(down2 && y / *down2 > 0)) {
           si.note = fmt::format("{}; nor are half and twice it", err.diagnostic().message);

@@ -135,10 +135,11 @@ Result cmd_diff(const DiffArgs& a, const Common& c) {
       fail(codes::usage, fmt::format("--threshold {} is not a fraction or a percentage such as 0.1%", a.threshold));
     // A bare 10 is a move of 1000%: a reviewer who meant ten percent would
     // see every change hidden and a green gate.
-    if (!a.threshold.empty() && a.threshold.back() != '%' && threshold > 1)
+    if (!a.threshold.empty() && a.threshold.back() != '%' && threshold >= 1)
       fail(codes::usage,
-           fmt::format("--threshold {} reads as a move of {:g}%: write {}% for {} percent, or a fraction up to 1 (0.1 is 10%)",
-                       a.threshold, threshold * 100, a.threshold, a.threshold));
+           fmt::format("--threshold {} reads as a move of {:g}%: write {:g}% for {:g} percent, or a fraction below 1 "
+                       "(0.1 is 10%)",
+                       a.threshold, threshold * 100, threshold, threshold));
   } catch (const Error& e) {
     return stopped_by(c, e.diagnostic());
   }

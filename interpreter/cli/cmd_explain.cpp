@@ -1,5 +1,8 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "guarded.hpp"
 
 
@@ -17,8 +20,13 @@ void refuse_record(Interpreter& in, Module* m, const std::string& name) {
   if (fields.empty())
     for (const Slot& s : v.rec->slots())
       if (fields.size() < 5 && s.decl && s.decl->span.file == v.rec->span.file) fields.push_back(s.name);
+  // `plan with { tp = 8 }` is no prefix for a field: parenthesised.
+  const bool path = std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  });
+  const std::string prefix = path ? name : "(" + name + ")";
   std::string listed;
-  for (const auto& f : fields) listed += (listed.empty() ? "" : ", ") + fmt::format("{}.{}", name, f);
+  for (const auto& f : fields) listed += (listed.empty() ? "" : ", ") + fmt::format("{}.{}", prefix, f);
   Diagnostic d;
   d.code = codes::usage;
   d.message = fmt::format("`{}` is a record: napkin explain explains one value, a field of it", name);

@@ -98,7 +98,7 @@ void require_whole(const char* option, double v, const char* what) {
   Diagnostic d;
   d.code = codes::usage;
   d.message = fmt::format("{} {} is not {}", option, v, what);
-  d.help = fmt::format("{} {:g} or {} {:g}", option, std::floor(v), option, std::ceil(v));
+  d.help = fmt::format("{} {:.0f} or {} {:.0f}", option, std::floor(v), option, std::ceil(v));
   throw Error(std::move(d));
 }
 

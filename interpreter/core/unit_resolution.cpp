@@ -73,7 +73,10 @@ UnitDef Interpreter::resolve_unit(const ast::UnitExpr& u) {
       auto s = units_.suggest(t.symbol);
       // "per second" written as the networking shorthand: Gbps, GBps, MiBps.
       const std::string& sym = t.symbol;
-      if (sym.size() > 2 && sym.ends_with("ps") && units_.lookup(sym.substr(0, sym.size() - 2))) {
+      const auto per_unit = sym.size() > 2 && sym.ends_with("ps") ? units_.lookup(sym.substr(0, sym.size() - 2))
+                                                                   : std::nullopt;
+      const auto byte = units_.lookup("B");
+      if (per_unit && byte && per_unit->dim == byte->dim) {
         const std::string per = sym.substr(0, sym.size() - 2);
         d.help = fmt::format("napkin writes a rate with a slash: `{}/s`{}", per,
                              per.ends_with("b") ? fmt::format(" (bits; `{}B/s` is bytes)", per.substr(0, per.size() - 1))

@@ -26,10 +26,11 @@ expect_match diff.threshold 1 '\([0-9]+ smaller moves hidden by --threshold\)' o
 expect_match diff.threshold_all 0 'no value moved past the threshold' out -- "$napkin" diff --threshold 1000% "$tmp/old.napkin" "$tmp/new.napkin"
 expect_match diff.threshold_bad 2 'not a fraction or a percentage' err -- "$napkin" diff --threshold lots "$tmp/old.napkin" "$tmp/new.napkin"
 # A bare 10 would hide every move under 1000% and pass the gate: refused,
-# with the spelling meant. 1 (100%) is a fraction still: the ×6 moves
-# pass it.
-expect_match diff.threshold_bare_percent 2 '^error\[E0800\]: --threshold 10 reads as a move of 1000%: write 10% for 10 percent, or a fraction up to 1 \(0\.1 is 10%\)$' err -- "$napkin" diff --threshold 10 "$tmp/old.napkin" "$tmp/new.napkin"
-expect_match diff.threshold_one 1 'values moved \([0-9]+\), largest change first' out -- "$napkin" diff --threshold 1 "$tmp/old.napkin" "$tmp/new.napkin"
+# with the spelling meant; so is 1, a likely slip for 1% (100% as a
+# fraction), and 1e1 is spelt back as 10.
+expect_match diff.threshold_bare_percent 2 '^error\[E0800\]: --threshold 10 reads as a move of 1000%: write 10% for 10 percent, or a fraction below 1 \(0\.1 is 10%\)$' err -- "$napkin" diff --threshold 10 "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match diff.threshold_one 2 '^error\[E0800\]: --threshold 1 reads as a move of 100%: write 1% for 1 percent' err -- "$napkin" diff --threshold 1 "$tmp/old.napkin" "$tmp/new.napkin"
+expect_match diff.threshold_exponent 2 'write 10% for 10 percent' err -- "$napkin" diff --threshold 1e1 "$tmp/old.napkin" "$tmp/new.napkin"
 
 # Formats for bots and review comments.
 expect_match diff.json 1 '"name": "kv_cache.per_sequence"' out -- "$napkin" diff --format json "$tmp/old.napkin" "$tmp/new.napkin"
