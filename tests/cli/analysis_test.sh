@@ -76,6 +76,9 @@ expect_match solve.not_record 2 'error\[E0305\]' err -- "$napkin" solve "$ex" 'd
 # A plan's tp takes no value near 4 (it must divide the heads): its
 # elasticity is over the arc from 2 to 8.
 expect_match sens.arc 0 '^  plan\.tp +4 +\+0\.1681 \(x/2 to 2x\) +examples/plan_70b_on_512_gpus\.napkin:57$' out -- "$napkin" sensitivity examples/plan_70b_on_512_gpus.napkin plan.step_time
+# On 8-GPU nodes tp 16 is no layout: a plan at tp 8 has only the arc below.
+printf 'import "std/models"\nimport "std/plans"\nscenario p = training_plan with { model = llama3_8b, cluster = dgx_h100 with { domains = 8 }, tp = 8, global_batch = 64, tokens_to_train = 1 Ttoken }\n' > "$tmp/arc.napkin"
+expect_match sens.arc_one_side 0 '^  p\.tp +8 +\+0\.3418 \(x/2 to x\) ' out -- "$napkin" sensitivity "$tmp/arc.napkin" p.step_time --vary p.tp
 expect_match sens.text 0 '^decode\.tokens_per_s = 3,206 token/s \(90%: 3,022–3,400\)$' out -- "$napkin" sensitivity "$ex" decode.tokens_per_s --all-inputs
 expect_in sens.bandwidth "$tmp/out" '^  decode\.gpu\.memory_bandwidth +3\.35 TB/s +\+1 \(exact\) +- +std/hardware:64$'
 expect_in sens.bw_frac "$tmp/out" '^  decode\.bw_frac +84\.85% \(90%: 80–90\) +\+1 \(exact\) +100% +examples/uncertain_decode\.napkin:25$'
