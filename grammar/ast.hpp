@@ -149,6 +149,18 @@ void for_each_child(const Expr& e, F&& f) {
   if (e.fallback) f(*e.fallback);
 }
 
+// True when the expression refers to no name: `48`, `5.3 TB/s`, `[1, 8]`.
+// Such a field is an input by the language's rule, whatever its type. A
+// measurement is not one: its formula says which probe gave it.
+inline bool is_literal(const Expr& e) {
+  if (e.kind == ExprKind::Name || e.kind == ExprKind::Member || e.kind == ExprKind::Call ||
+      e.kind == ExprKind::With || e.kind == ExprKind::Measure)
+    return false;
+  bool literal = true;
+  for_each_child(e, [&](const Expr& c) { literal = literal && is_literal(c); });
+  return literal;
+}
+
 struct Param {
   std::string name;
   Span span;

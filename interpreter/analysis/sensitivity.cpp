@@ -192,21 +192,19 @@ void measure(SensitivityInput& si, const Varied& evaluate, const Chain& chain, c
     si.note = x == 0 ? "the input is zero" : "the value is zero";
     return;
   }
-  // y(2x) and y(x/2), where they can be had: the power-law test, and the
-  // arc elasticity of an input that takes whole values only.
-  std::optional<double> up2, down2;
+  // The value at x', where it can be had: the power-law test's and the
+  // arc's ends.
+  auto at = [&](const Varied& v, double x2) -> std::optional<double> {
+    try {
+      return v(chain, leaf.rec, leaf.field, x2).q.v;
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  };
   try {
     // A power law, verified exactly: y(2x) = 2^k·y and y(x/2) = 2^-k·y.
     bool exact = false;
-    try {
-      up2 = evaluate(chain, leaf.rec, leaf.field, x * 2).q.v;
-    } catch (const Error&) {
-    }
-    try {
-      down2 = evaluate(chain, leaf.rec, leaf.field, x / 2).q.v;
-    } catch (const Error&) {
-    }
-    if (up2 && down2) {
+    if (const auto up2 = at(evaluate, x * 2), down2 = at(evaluate, x / 2); up2 && down2) {
       const double up = *up2, down = *down2;
       int e1 = 0;
       const double mant = std::frexp(up / y, &e1);
@@ -233,16 +231,7 @@ void measure(SensitivityInput& si, const Varied& evaluate, const Chain& chain, c
         // domains, as the plan itself is (tp 16 on 8-GPU nodes is none).
         Varied strict = evaluate;
         strict.checked = true;
-        up2.reset();
-        down2.reset();
-        try {
-          up2 = strict(chain, leaf.rec, leaf.field, x * 2).q.v;
-        } catch (const Error&) {
-        }
-        try {
-          down2 = strict(chain, leaf.rec, leaf.field, x / 2).q.v;
-        } catch (const Error&) {
-        }
+        const auto up2 = at(strict, x * 2), down2 = at(strict, x / 2);
         const bool both = up2 && down2 && *up2 / *down2 > 0;
         if (!both && !(up2 && *up2 / y > 0) && !(down2 && y / *down2 > 0)) {
           si.note = fmt::format("{}; nor are half and twice it", err.diagnostic().message);

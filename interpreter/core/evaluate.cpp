@@ -6,7 +6,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <sstream>
 
 #include "grammar/parser.hpp"
@@ -177,15 +176,7 @@ Value Interpreter::eval_with(const ast::Expr& e, Env* env) {
 // figure that reads it would disagree with the rest. `with`, a sweep and a
 // solve may not replace one.
 void Interpreter::refuse_derived(const Record* base, const Slot& s, Span at, const char* label) {
-  std::function<bool(const ast::Expr&)> literal = [&](const ast::Expr& x) {
-    using K = ast::ExprKind;
-    if (x.kind == K::Name || x.kind == K::Member || x.kind == K::Call || x.kind == K::With || x.kind == K::Measure)
-      return false;
-    bool all = true;
-    ast::for_each_child(x, [&](const ast::Expr& c) { all = all && literal(c); });
-    return all;
-  };
-  if (!s.decl || s.type_decl || !s.decl->value || literal(*s.decl->value) || !from_library(s.decl->span) ||
+  if (!s.decl || s.type_decl || !s.decl->value || ast::is_literal(*s.decl->value) || !from_library(s.decl->span) ||
       from_library(at))
     return;
   Diagnostic d;

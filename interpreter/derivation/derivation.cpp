@@ -4,16 +4,6 @@
 
 namespace napkin {
 
-bool is_literal(const ast::Expr& e) {
-  using K = ast::ExprKind;
-  // A measurement is not an input: its formula says which probe gave it.
-  if (e.kind == K::Name || e.kind == K::Member || e.kind == K::Call || e.kind == K::With || e.kind == K::Measure)
-    return false;
-  bool literal = true;
-  ast::for_each_child(e, [&](const ast::Expr& c) { literal = literal && is_literal(c); });
-  return literal;
-}
-
 std::vector<CallStep> call_steps(const Interpreter& in, const Trace& trace, int digits) {
   std::vector<CallStep> out;
   for (const auto& e : trace.entries) {

@@ -88,7 +88,7 @@ std::vector<Term> derivation_lines(const Derivation& d);
 // The same, as plain text.
 std::vector<std::string> derivation_text(const Derivation& d);
 
-// True when the expression refers to no name: `48`, `5.3 TB/s`, `[1, 8]`.
-bool is_literal(const ast::Expr& e);
+// True when the expression refers to no name (grammar/ast.hpp).
+using ast::is_literal;
 
 }  // namespace napkin

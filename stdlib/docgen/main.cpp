@@ -165,19 +165,6 @@ std::string type_text(const ast::FieldDecl& f) {
   return f.type.kind == ast::TypeKind::None ? "" : f.type.text;
 }
 
-bool is_literal(const ast::Expr& e) {
-  switch (e.kind) {
-    case ast::ExprKind::Number:
-    case ast::ExprKind::String:
-    case ast::ExprKind::Bool:
-      return true;
-    case ast::ExprKind::Negate:
-      return is_literal(*e.items[0]);
-    default:
-      return false;
-  }
-}
-
 std::string field_doc(const Module& m, const ast::FieldDecl& f) {
   int line = m.line_of(f.span.begin);
   std::string doc = m.trailing(line);
@@ -196,7 +183,7 @@ void write_record(std::ostream& out, const Module& m, const ast::Stmt& s) {
   }
   std::vector<const ast::FieldDecl*> inputs, derived;
   for (const auto& f : s.fields) {
-    if (f.type.kind != ast::TypeKind::None || !f.value || is_literal(*f.value)) inputs.push_back(&f);
+    if (f.type.kind != ast::TypeKind::None || !f.value || ast::is_literal(*f.value)) inputs.push_back(&f);
     else derived.push_back(&f);
   }
   if (!inputs.empty()) {
