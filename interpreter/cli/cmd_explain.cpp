@@ -5,7 +5,6 @@
 
 #include "guarded.hpp"
 
-
 namespace napkin::cli {
 
 namespace {
